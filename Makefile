@@ -1,0 +1,44 @@
+# One entry point for people and CI. `make run` and `make test` work on a fresh machine
+# that has only Python 3.11: they create .venv and install the pinned dependencies first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+export DO_NOT_TRACK := 1
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+
+.PHONY: install run test lint typecheck fixtures bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+## Run the pipeline once on the embedded default: the bundled replay archive served on
+## loopback, a SQLite warehouse and Prefect's ephemeral API under ./data.
+run: $(STAMP)
+	PREFECT_HOME=$(CURDIR)/data/prefect $(BIN)/filings run --source replay
+
+## The whole test suite (PostgreSQL tests skip when no server is reachable, except in CI).
+test: $(STAMP)
+	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy flows tasks expectations storage
+
+## Regenerate the committed fixtures (replay archive, HTML exhibits, PDFs) from the seeds.
+fixtures: $(STAMP)
+	$(BIN)/python scripts/build_fixtures.py
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf data .pytest_cache .mypy_cache .ruff_cache

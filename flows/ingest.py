@@ -1,0 +1,140 @@
+"""The ``ingest`` flow: for each issuer, fetch -> extract -> validate -> load -> alert.
+
+Only composition lives here; every step is a task from ``tasks/``. A failure in one document
+or one source is recorded with a one-line reason and the rest of the run goes on.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from prefect import flow, get_run_logger
+from prefect.states import State
+from sqlalchemy.engine import Engine
+
+from tasks import alert, extract, fetch, load, validate
+from tasks.archive import RawArchive
+from tasks.config import Settings, load_settings
+from tasks.errors import PipelineError
+from tasks.models import Issuer, Status
+from tasks.summary import RunSummary
+
+SourceName = Literal["sec", "hkex"]
+
+
+@flow(name="ingest", log_prints=True)
+def ingest(
+    issuers: list[str] | None = None,
+    sources: list[SourceName] | None = None,
+    since: date | None = None,
+    force: bool = False,
+) -> RunSummary:
+    """One pass over the configured issuers: process every document not yet ingested."""
+    settings = load_settings()
+    engine = load.open_warehouse(settings.warehouse_url)
+    clients = fetch.build_sources(settings)
+    archive = RawArchive(settings.archive_root)
+    summary = RunSummary()
+    for issuer in _select(settings, issuers):
+        for source in sources or ["sec", "hkex"]:
+            _discover(engine, clients, summary, source, issuer, since or settings.since)
+        for document_id in load.pending(engine, issuer.ticker, force=force):
+            _process(engine, clients, archive, summary, issuer, document_id)
+    summary.alerts_delivered = alert.deliver_task(engine, alert.channels_from_settings(settings))
+    get_run_logger().info(summary.render())
+    return summary
+
+
+def _select(settings: Settings, tickers: list[str] | None) -> list[Issuer]:
+    configured = settings.issuers()
+    if not tickers:
+        return list(configured)
+    wanted = {t.upper() for t in tickers}
+    unknown = wanted - {i.ticker for i in configured}
+    if unknown:
+        raise PipelineError(f"unknown issuer(s) {sorted(unknown)}: add them to the issuers file")
+    return [i for i in configured if i.ticker in wanted]
+
+
+def _discover(
+    engine: Engine,
+    clients: fetch.Sources,
+    summary: RunSummary,
+    source: str,
+    issuer: Issuer,
+    since: date,
+) -> None:
+    today = datetime.now(UTC).date()
+    state = fetch.discover_task(clients, source, issuer, since, today, return_state=True)
+    if state.is_failed():
+        summary.source_failures.append(f"{issuer.ticker} {source}: {_reason(state)}")
+        return
+    refs = state.result()
+    summary.found += len(refs)
+    summary.new += len(load.register(engine, issuer, refs))
+
+
+def _process(
+    engine: Engine,
+    clients: fetch.Sources,
+    archive: RawArchive,
+    summary: RunSummary,
+    issuer: Issuer,
+    document_id: str,
+) -> None:
+    try:
+        ref = load.document_ref(engine, document_id)
+        files = fetch.fetch_files_task(
+            clients, archive, ref, issuer.cik, load.stored_files(engine, document_id)
+        )
+        load.save_files(engine, document_id, files)
+        result = extract.extract_document_task(
+            document_id, fetch.read_files(archive, files), issuer.ticker
+        )
+        checks = validate.validate_task(document_id, result.facts)
+        quarantine = validate.quarantine_required(checks)
+        counts = load.load_task(
+            engine, document_id, result.facts, checks, quarantine, str(result.kind)
+        )
+        created = alert.store_alerts_task(
+            engine, alert.data_quality_alerts(issuer.ticker, document_id, checks)
+        )
+    except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
+        load.mark(engine, document_id, Status.FAILED, _one_line(exc))
+        summary.failed.append(f"{document_id}: {_one_line(exc)}")
+        return
+    summary.add_document(document_id, counts.facts_inserted, checks, quarantine, len(created))
+
+
+def _reason(state: State[Any]) -> str:
+    try:
+        state.result()
+    except Exception as exc:  # noqa: BLE001 - we only want its message
+        return _one_line(exc)
+    return state.message or "failed"
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+
+
+@flow(name="ingest-local", log_prints=True)
+def ingest_local(paths: list[str], issuer: str = "QFIN") -> RunSummary:
+    """Extract -> validate -> load -> alert for files a person dropped in by hand."""
+    settings = load_settings()
+    engine = load.open_warehouse(settings.warehouse_url)
+    archive = RawArchive(settings.archive_root)
+    clients = fetch.build_sources(settings)
+    (chosen,) = _select(settings, [issuer])
+    summary = RunSummary()
+    for path in paths:
+        ref, stored = fetch.archive_local_file(archive, chosen, Path(path))
+        summary.found += 1
+        summary.new += len(load.register(engine, chosen, [ref]))
+        load.save_files(engine, ref.document_id, [stored])
+        _process(engine, clients, archive, summary, chosen, ref.document_id)
+    summary.alerts_delivered = alert.deliver_task(engine, alert.channels_from_settings(settings))
+    return summary

@@ -1,0 +1,69 @@
+"""The raw archive: every fetched file stored once, content-addressed by sha256.
+
+A local folder by default, any fsspec URL (``s3://bucket/prefix``) by configuration. Later
+stages read from here, so re-extraction never re-downloads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+import fsspec
+
+from tasks.errors import NotFoundError
+
+
+class RawArchive:
+    """Content-addressed store: ``objects/<sha[:2]>/<sha>`` plus ``meta/<sha>.json``."""
+
+    def __init__(self, root: str) -> None:
+        self._fs, self._root = fsspec.core.url_to_fs(root)
+        self._fs.makedirs(self._root, exist_ok=True)
+
+    def _object(self, sha: str) -> str:
+        return f"{self._root}/objects/{sha[:2]}/{sha}"
+
+    def put(self, content: bytes, *, url: str, headers: Mapping[str, str]) -> str:
+        """Store ``content`` (once) with where and when it came from; return its sha256."""
+        sha = hashlib.sha256(content).hexdigest()
+        path = self._object(sha)
+        if not self._fs.exists(path):
+            self._fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
+            tmp = f"{path}.tmp"
+            # Write then rename so a crash never leaves a half object under the final name.
+            with self._fs.open(tmp, "wb") as handle:
+                handle.write(content)
+            self._fs.mv(tmp, path)
+            meta = {
+                "sha256": sha,
+                "url": url,
+                "size": len(content),
+                "fetched_at": datetime.now(UTC).isoformat(),
+                "headers": dict(headers),
+            }
+            self._fs.makedirs(f"{self._root}/meta", exist_ok=True)
+            with self._fs.open(f"{self._root}/meta/{sha}.json", "w") as handle:
+                json.dump(meta, handle, indent=1, sort_keys=True)
+        return sha
+
+    def has(self, sha: str) -> bool:
+        """True when the object is stored."""
+        return bool(self._fs.exists(self._object(sha)))
+
+    def get(self, sha: str) -> bytes:
+        """The stored bytes; NotFoundError if the archive lost them."""
+        try:
+            with self._fs.open(self._object(sha), "rb") as handle:
+                data: bytes = handle.read()
+        except FileNotFoundError:
+            raise NotFoundError(f"raw archive has no object {sha}") from None
+        return data
+
+    def meta(self, sha: str) -> dict[str, object]:
+        """URL, headers and fetch time recorded with the object."""
+        with self._fs.open(f"{self._root}/meta/{sha}.json", "r") as handle:
+            result: dict[str, object] = json.load(handle)
+        return result

@@ -1,0 +1,110 @@
+"""Configuration, read once at the edge (CLI or flow entry) from FILINGS_* variables.
+
+Nothing here runs at import time; call :func:`load_settings`. Secrets are ``SecretStr`` so they
+never print in logs, reprs or artifacts.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import date
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from tasks.errors import ConfigError
+from tasks.models import Issuer
+
+DEFAULT_ISSUERS = (
+    Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660"),
+)
+
+
+class Settings(BaseSettings):
+    """Every setting the pipeline reads; environment variables are FILINGS_<NAME>."""
+
+    model_config = SettingsConfigDict(env_prefix="FILINGS_", frozen=True, extra="ignore")
+
+    data_dir: Path = Field(Path("data"), description="Where the embedded default keeps its files.")
+    database_url: str = Field("", description="SQLAlchemy URL; default a SQLite file in data_dir.")
+    archive_url: str = Field("", description="Raw archive root: a folder or any fsspec URL.")
+    sec_data_url: str = "https://data.sec.gov"
+    sec_archives_url: str = "https://www.sec.gov"
+    hkex_url: str = "https://www1.hkexnews.hk"
+    sec_user_agent: str = Field("", description='Declared to SEC: "Company contact@domain".')
+    sec_max_requests_per_second: float = Field(10.0, gt=0, le=10)
+    hkex_seconds_between_requests: float = Field(1.0, ge=0)
+    hkex_language: str = Field("en", pattern="^(en|zh)$")
+    http_timeout_seconds: float = Field(30.0, gt=0)
+    since: date = Field(date(2024, 1, 1), description="Earliest filing date a first run fetches.")
+    issuers_file: Path | None = None
+    smtp_url: SecretStr | None = None
+    alert_email_to: str = ""
+    alert_email_from: str = "filings-pipeline@localhost"
+    webhook_url: SecretStr | None = None
+    slack_webhook_url: SecretStr | None = None
+
+    @field_validator("sec_data_url", "sec_archives_url", "hkex_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"not an http(s) URL: {value!r}")
+        return value.rstrip("/")
+
+    @property
+    def warehouse_url(self) -> str:
+        """The configured database URL, or the embedded SQLite default."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'warehouse.sqlite').resolve()}"
+
+    @property
+    def archive_root(self) -> str:
+        """Where fetched documents are stored, content-addressed."""
+        return self.archive_url or str((self.data_dir / "archive").resolve())
+
+    def issuers(self) -> tuple[Issuer, ...]:
+        """Configured issuers: the TOML file if set, else the embedded default (QFIN)."""
+        if self.issuers_file is None:
+            return DEFAULT_ISSUERS
+        return read_issuers(self.issuers_file)
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read settings from the environment; raise ConfigError with one line on bad values."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = "FILINGS_" + str(first["loc"][0]).upper() if first["loc"] else "settings"
+        raise ConfigError(f"{where}: {first['msg']}") from None
+
+
+def read_issuers(path: Path) -> tuple[Issuer, ...]:
+    """Issuers from a TOML file of ``[[issuer]]`` tables (ticker, name, cik, hkex_code)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        rows = data["issuer"]
+        return tuple(
+            Issuer(
+                ticker=str(r["ticker"]).upper(),
+                name=str(r.get("name", r["ticker"])),
+                cik=str(r["cik"]).zfill(10),
+                hkex_code=str(r["hkex_code"]).zfill(5),
+            )
+            for r in rows
+        )
+    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"FILINGS_ISSUERS_FILE {path}: {exc}") from None
+
+
+def require_live_ready(settings: Settings) -> None:
+    """A live SEC run must declare who it is (SEC fair-access policy)."""
+    if "@" not in settings.sec_user_agent or " " not in settings.sec_user_agent.strip():
+        raise ConfigError(
+            'FILINGS_SEC_USER_AGENT is required for live runs: set it to "Company contact@domain"'
+        )

@@ -1,0 +1,81 @@
+"""The pipeline's errors, each telling the caller what to do.
+
+Standard library only. Transport errors split into retriable (try again later: 429, 5xx,
+timeouts, dropped connections) and fatal (retrying cannot help: bad URL, 400, 401); a throttle
+block is its own kind because retrying inside it extends it. ``classify_status`` is the one
+place an HTTP status becomes an error class.
+"""
+
+from __future__ import annotations
+
+
+class PipelineError(Exception):
+    """Base class: the message is one line a person can act on."""
+
+
+class ConfigError(PipelineError):
+    """Configuration is missing or invalid: fix the setting named in the message."""
+
+
+class TransportError(PipelineError):
+    """A remote source could not be reached or answered badly."""
+
+    def __init__(self, message: str, *, url: str = "", status: int | None = None) -> None:
+        super().__init__(message)
+        self.url = url
+        self.status = status
+
+
+class RetriableTransportError(TransportError):
+    """Temporary: 429, 5xx, timeout, dropped connection, truncated body. Retry with backoff."""
+
+
+class RateLimitedError(TransportError):
+    """The source blocked us for over-use (SEC 403 "Request Rate Threshold Exceeded").
+
+    Do not retry before ``pause_seconds``: retrying inside the block extends it.
+    """
+
+    def __init__(self, message: str, *, url: str = "", pause_seconds: float = 600.0) -> None:
+        super().__init__(message, url=url, status=403)
+        self.pause_seconds = pause_seconds
+
+
+class FatalTransportError(TransportError):
+    """Permanent: bad URL, 400, 401, unexpected content. Retrying cannot help."""
+
+
+class NotFoundError(TransportError):
+    """The object does not exist (404, SEC AccessDenied/NoSuchKey XML). Not a throttle."""
+
+
+class ParseError(PipelineError):
+    """A document could not be read (corrupt PDF, unexpected table). The document is marked
+    failed; nothing stored is lost."""
+
+
+class ValidationError(PipelineError):
+    """Extracted data broke a critical expectation: the document is quarantined."""
+
+
+_THROTTLE_MARKER = "request rate threshold exceeded"
+_MISSING_MARKERS = ("accessdenied", "nosuchkey")
+
+
+def classify_status(status: int, body: str = "", *, url: str = "") -> TransportError | None:
+    """Map an HTTP status (and the start of its body) to an error, or None for success."""
+    if status < 300 or status == 304:
+        return None
+    lowered = body[:2000].lower()
+    if status == 403 and _THROTTLE_MARKER in lowered:
+        return RateLimitedError(f"{url}: SEC rate limit block (403); pausing source", url=url)
+    if status == 404 or (status == 403 and any(m in lowered for m in _MISSING_MARKERS)):
+        return NotFoundError(f"{url}: not found ({status})", url=url, status=status)
+    if status == 429 or status == 408 or status >= 500:
+        return RetriableTransportError(f"{url}: HTTP {status}, will retry", url=url, status=status)
+    return FatalTransportError(f"{url}: HTTP {status}", url=url, status=status)
+
+
+def is_retriable(exc: BaseException) -> bool:
+    """True for errors a retry with backoff can fix."""
+    return isinstance(exc, RetriableTransportError)

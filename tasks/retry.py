@@ -1,0 +1,18 @@
+"""Retry policy shared by the Prefect task wrappers: retry only what can succeed later."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tasks.errors import is_retriable
+
+RETRY_DELAYS = [2, 5, 15]
+
+
+def only_transient(task: Any, task_run: Any, state: Any) -> bool:
+    """Prefect ``retry_condition_fn``: True only for retriable transport errors."""
+    try:
+        exc = state.result(raise_on_failure=False)
+    except Exception:  # noqa: BLE001 - an unreadable state is not worth retrying
+        return False
+    return isinstance(exc, BaseException) and is_retriable(exc)

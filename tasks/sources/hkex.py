@@ -1,0 +1,196 @@
+"""HKEXnews: resolve an issuer's stockId and list its announcements by title search.
+
+Pure parsers for the stock list and title-search envelope; :class:`HttpHkexClient` is the only
+code that talks to HKEXnews. HKEX's terms of use restrict automated access: the pace is the
+user's to set (``FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS``, default 1 s).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import date, datetime, timedelta
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo
+
+from tasks import urls
+from tasks.errors import NotFoundError, ParseError
+from tasks.http import HttpClient, Response
+from tasks.models import DocumentRef, Issuer, SourceFile
+
+HONG_KONG = ZoneInfo("Asia/Hong_Kong")
+PAGE_ROWS = 100
+MAX_ROW_RANGE = 10_000
+# Category names HKEXnews prints in LONG_TEXT brackets -> their t2 codes.
+CATEGORY_CODES = {
+    "final results": "13300",
+    "interim results": "13400",
+    "quarterly results": "13600",
+    "profit warning": "13500",
+    "dividend or distribution": "13250",
+    "dividend or distribution (announcement form)": "13251",
+    "overseas regulatory announcement": "19810",
+}
+_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_REVISED = re.compile(r"^\(Headlines? Revised\)\s*", re.IGNORECASE)
+_CANCELLED = re.compile(r"^\(Cancell?ed[^)]*\)\s*", re.IGNORECASE)
+
+
+class HkexClient(Protocol):
+    """What the pipeline needs from HKEXnews."""
+
+    def active_stocks(self) -> Sequence[Mapping[str, Any]]: ...
+
+    def title_search(
+        self, stock_id: int, start: date, end: date, row_range: int
+    ) -> Mapping[str, Any]: ...
+
+    def fetch(self, url: str) -> Response: ...
+
+
+def clean(text: str) -> str:
+    """Decode HTML entities and turn ``<br/>`` into spaces."""
+    return " ".join(html.unescape(_BR.sub(" ", text or "")).split())
+
+
+def find_stock_id(stocks: Sequence[Mapping[str, Any]], code: str) -> int:
+    """The stockId whose code matches exactly (``"03660"``)."""
+    for stock in stocks:
+        if str(stock.get("c", "")).zfill(5) == code.zfill(5):
+            return int(stock["i"])
+    raise NotFoundError(f"HKEx stock code {code} is not in the active stock list")
+
+
+def parse_envelope(body: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], bool]:
+    """Rows and ``hasNextRow`` of a title-search answer (``result`` is a JSON string)."""
+    raw = body.get("result")
+    if raw in (None, "null", ""):
+        return [], bool(body.get("hasNextRow"))
+    try:
+        rows = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        raise ParseError("HKEx title search: 'result' is not a JSON array") from None
+    return list(rows), bool(body.get("hasNextRow"))
+
+
+def windows(start: date, end: date) -> Iterator[tuple[date, date]]:
+    """Consecutive search windows of at most 12 months (a longer one silently returns 0 rows)."""
+    current = start
+    while current <= end:
+        try:
+            limit = current.replace(year=current.year + 1) - timedelta(days=1)
+        except ValueError:  # 29 February
+            limit = current + timedelta(days=364)
+        stop = min(limit, end)
+        yield current, stop
+        current = stop + timedelta(days=1)
+
+
+def category(row: Mapping[str, Any]) -> str:
+    """The t2 category code of a row, from its code field or its LONG_TEXT bracket."""
+    if row.get("T2_CODE"):
+        return str(row["T2_CODE"])
+    names = re.findall(r"\[([^\]]+)\]", clean(str(row.get("LONG_TEXT", ""))))
+    for name in names:
+        for part in name.split(" / "):
+            code = CATEGORY_CODES.get(part.strip().lower())
+            if code:
+                return code
+    return "other"
+
+
+def row_ref(issuer: Issuer, row: Mapping[str, Any], hkex_url: str) -> DocumentRef:
+    """The document record of one title-search row."""
+    link = str(row["FILE_LINK"])
+    title = clean(str(row.get("TITLE", "")))
+    published = datetime.strptime(str(row["DATE_TIME"]), "%d/%m/%Y %H:%M")
+    url = urls.hkex_document(hkex_url, link)
+    return DocumentRef(
+        source="hkex",
+        source_id=str(row["NEWS_ID"]),
+        issuer=issuer.ticker,
+        form=category(row),
+        title=title,
+        published_at=published.replace(tzinfo=HONG_KONG),
+        url=url,
+        files=(
+            SourceFile(
+                name=link.rsplit("/", 1)[-1], url=url, doc_type=str(row.get("FILE_TYPE", ""))
+            ),
+        ),
+    )
+
+
+def is_cancelled(row: Mapping[str, Any]) -> bool:
+    """Cancelled announcements are kept but marked, never extracted."""
+    return bool(_CANCELLED.match(clean(str(row.get("TITLE", "")))))
+
+
+def wanted(row: Mapping[str, Any], language: str) -> bool:
+    """English editions by default; Chinese ``_c.pdf`` editions by configuration."""
+    chinese = str(row.get("FILE_LINK", "")).lower().endswith("_c.pdf")
+    return chinese if language == "zh" else not chinese
+
+
+def search_window(
+    client: HkexClient, stock_id: int, start: date, end: date
+) -> list[Mapping[str, Any]]:
+    """All rows of one window, growing the cumulative ``rowRange`` until no next row."""
+    row_range = PAGE_ROWS
+    while True:
+        rows, has_next = parse_envelope(client.title_search(stock_id, start, end, row_range))
+        if not has_next or row_range >= MAX_ROW_RANGE:
+            return rows
+        row_range = min(row_range + PAGE_ROWS, MAX_ROW_RANGE)
+
+
+def list_announcements(
+    client: HkexClient, issuer: Issuer, since: date, until: date, hkex_url: str, language: str
+) -> list[DocumentRef]:
+    """The issuer's announcements published between ``since`` and ``until`` (inclusive)."""
+    stock_id = find_stock_id(client.active_stocks(), issuer.hkex_code)
+    refs: dict[str, DocumentRef] = {}
+    for start, end in windows(since, until):
+        for row in search_window(client, stock_id, start, end):
+            if wanted(row, language):
+                ref = row_ref(issuer, row, hkex_url)
+                refs[ref.source_id] = ref
+    return sorted(refs.values(), key=lambda r: r.published_at)
+
+
+class HttpHkexClient:
+    """HKEXnews over HTTP at the configured base URL."""
+
+    def __init__(self, http: HttpClient, hkex_url: str) -> None:
+        self._http = http
+        self.hkex_url = hkex_url
+
+    def active_stocks(self) -> Sequence[Mapping[str, Any]]:
+        """The active stock list (code -> stockId)."""
+        data = _json(self._http.get(urls.hkex_active_stocks(self.hkex_url)))
+        if not isinstance(data, list):
+            raise ParseError("HKEx active stock list is not a JSON array")
+        return data
+
+    def title_search(
+        self, stock_id: int, start: date, end: date, row_range: int
+    ) -> Mapping[str, Any]:
+        """One title-search request."""
+        url = urls.hkex_title_search(self.hkex_url, stock_id, start, end, row_range)
+        data = _json(self._http.get(url))
+        if not isinstance(data, Mapping):
+            raise ParseError("HKEx title search answer is not a JSON object")
+        return data
+
+    def fetch(self, url: str) -> Response:
+        """One announcement file."""
+        return self._http.get(url)
+
+
+def _json(response: Response) -> Any:
+    try:
+        return json.loads(response.content)
+    except ValueError:
+        raise ParseError(f"{response.url}: not JSON (truncated or an error page?)") from None

@@ -1,0 +1,62 @@
+"""What one run did, in numbers a person reads at the end of ``filings run``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tasks.models import ValidationResult
+
+
+@dataclass
+class RunSummary:
+    """Counters of one run; rendered as the run's printed summary and artifact."""
+
+    found: int = 0
+    new: int = 0
+    ingested: int = 0
+    facts_loaded: int = 0
+    validations_passed: int = 0
+    validations_failed: int = 0
+    alerts_raised: int = 0
+    alerts_delivered: int = 0
+    quarantined: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    source_failures: list[str] = field(default_factory=list)
+
+    def add_document(
+        self,
+        document_id: str,
+        facts: int,
+        checks: Sequence[ValidationResult],
+        quarantined: bool,
+        alerts: int,
+    ) -> None:
+        """Count one processed document."""
+        self.ingested += 1
+        self.facts_loaded += facts
+        self.validations_passed += sum(1 for c in checks if c.success)
+        self.validations_failed += sum(1 for c in checks if not c.success)
+        self.alerts_raised += alerts
+        if quarantined:
+            self.quarantined.append(document_id)
+
+    def render(self) -> str:
+        """A short plain-text summary."""
+        lines = [
+            f"documents: {self.found} found, {self.new} new, {self.ingested} ingested",
+            f"facts loaded: {self.facts_loaded}",
+            f"validations: {self.validations_passed} passed, {self.validations_failed} failed",
+            f"alerts: {self.alerts_raised} raised, {self.alerts_delivered} delivered",
+        ]
+        if self.new == 0 and self.ingested == 0 and not self.failed:
+            lines.insert(0, "nothing new to ingest")
+        lines += [f"quarantined: {d}" for d in self.quarantined]
+        lines += [f"failed: {d}" for d in self.failed]
+        lines += [f"source failed: {s}" for s in self.source_failures]
+        return "\n".join(lines)
+
+    @property
+    def ok(self) -> bool:
+        """False when a source or a document failed."""
+        return not (self.failed or self.source_failures)

@@ -1,0 +1,90 @@
+"""Every remote URL the pipeline requests is built here, and only here."""
+
+from __future__ import annotations
+
+from datetime import date
+from urllib.parse import urlencode
+
+
+def _cik_int(cik: str) -> str:
+    return str(int(cik))
+
+
+def sec_submissions(data_url: str, cik: str) -> str:
+    """The submissions JSON of one company (10-digit zero-padded CIK)."""
+    return f"{data_url}/submissions/CIK{cik.zfill(10)}.json"
+
+
+def sec_submissions_page(data_url: str, name: str) -> str:
+    """An older-filings page named in ``filings.files[].name``."""
+    return f"{data_url}/submissions/{name}"
+
+
+def sec_filing_folder(archives_url: str, cik: str, accession: str) -> str:
+    """The Archives folder of one filing (trailing slash)."""
+    return f"{archives_url}/Archives/edgar/data/{_cik_int(cik)}/{accession.replace('-', '')}/"
+
+
+def sec_filing_index(archives_url: str, cik: str, accession: str) -> str:
+    """The ``-index.htm`` page whose Type column names the exhibits."""
+    return sec_filing_folder(archives_url, cik, accession) + f"{accession}-index.htm"
+
+
+def sec_archive_file(archives_url: str, cik: str, accession: str, name: str) -> str:
+    """One file of a filing."""
+    return sec_filing_folder(archives_url, cik, accession) + name
+
+
+def sec_absolute(archives_url: str, href: str) -> str:
+    """Resolve a site-relative link found on an index page."""
+    return href if href.startswith("http") else f"{archives_url}{href}"
+
+
+def sec_latest_filings_atom(archives_url: str, form: str = "6-K", count: int = 100) -> str:
+    """The "latest filings" Atom feed, the fast path for new filings."""
+    query = urlencode({"action": "getcurrent", "type": form, "count": count, "output": "atom"})
+    return f"{archives_url}/cgi-bin/browse-edgar?{query}"
+
+
+def hkex_active_stocks(hkex_url: str, lang: str = "e") -> str:
+    """The active stock list mapping stock codes to HKEXnews stockIds."""
+    return f"{hkex_url}/ncms/script/eds/activestock_sehk_{lang}.json"
+
+
+def hkex_prefix_search(hkex_url: str, code: str) -> str:
+    """JSONP stock lookup by prefix (match the code exactly in the answer)."""
+    query = urlencode(
+        {"callback": "callback", "lang": "EN", "type": "A", "name": code, "market": "SEHK"}
+    )
+    return f"{hkex_url}/search/prefix.do?{query}"
+
+
+def hkex_title_search(
+    hkex_url: str, stock_id: int, start: date, end: date, row_range: int, lang: str = "EN"
+) -> str:
+    """Title search for one stock over one window (at most 12 months)."""
+    query = urlencode(
+        {
+            "sortDir": 0,
+            "sortByOptions": "DateTime",
+            "category": 0,
+            "market": "SEHK",
+            "stockId": stock_id,
+            "documentType": -1,
+            "fromDate": start.strftime("%Y%m%d"),
+            "toDate": end.strftime("%Y%m%d"),
+            "title": "",
+            "searchType": 0,
+            "t1code": -2,
+            "t2Gcode": -2,
+            "t2code": -2,
+            "rowRange": row_range,
+            "lang": lang,
+        }
+    )
+    return f"{hkex_url}/search/titleSearchServlet.do?{query}"
+
+
+def hkex_document(hkex_url: str, file_link: str) -> str:
+    """A document from its FILE_LINK (site-relative path)."""
+    return file_link if file_link.startswith("http") else f"{hkex_url}{file_link}"
