@@ -1,0 +1,49 @@
+"""Regenerate the replay archive under tests/fixtures/{sec,hkex} from the seed texts.
+
+Deterministic: the same bytes on every run (fixed dates, reportlab ``invariant=1``, sorted
+JSON keys). Usage: ``.venv/bin/python scripts/build_fixtures.py [--out DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fixturegen import hkex_build, sec_build  # noqa: E402
+from fixturegen.edgar_meta import dump_json  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+
+
+def build(root: Path) -> dict[str, object]:
+    """Write every fixture under ``root`` and the manifest; return the manifest."""
+    documents = sec_build.build(root) + hkex_build.build(root)
+    manifest = {
+        "generator": "scripts/build_fixtures.py",
+        "note": "accession numbers, NEWS_IDs and stockIds are synthetic but realistic",
+        "indexes": {
+            "sec_submissions": "sec/0001741530/submissions/CIK0001741530.json",
+            "hkex_active_stocks": "hkex/activestock_sehk_e.json",
+            "hkex_titlesearch_rows": "hkex/03660/titlesearch_rows.json",
+        },
+        "documents": documents,
+    }
+    (root / "manifest.json").write_bytes(dump_json(manifest))
+    return manifest
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=FIXTURES, help="fixtures root to write")
+    args = parser.parse_args(argv)
+    manifest = build(args.out)
+    print(f"wrote {len(manifest['documents'])} documents under {args.out}")  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

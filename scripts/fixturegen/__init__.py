@@ -1,0 +1,1 @@
+"""Helpers of scripts/build_fixtures.py: seed parsing, repairs, EDGAR HTML, HKEx PDFs."""
