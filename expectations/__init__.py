@@ -1,0 +1,1 @@
+"""Data-quality suites (JSON under ``suites/``), their frame builders and the GX runner."""

@@ -1,0 +1,194 @@
+"""Runs the JSON suites with Great Expectations (one ephemeral context per process).
+
+GX is imported inside functions: ``import great_expectations`` costs seconds, and callers
+such as the CLI import this module without validating anything.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from expectations.builders import SuiteSpec, load_suite_specs
+from tasks.errors import ConfigError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DATASOURCE = "filings"
+BATCH_DEFINITION = "whole_frame"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One expectation's result, free of GX types."""
+
+    suite: str
+    name: str
+    success: bool
+    severity: str
+    result: dict[str, Any]
+    exception: str = ""
+
+
+@dataclass
+class _Runtime:
+    context: Any
+    specs: list[SuiteSpec]
+    validation_definitions: dict[str, list[Any]]  # frame -> definitions
+    checkpoints: dict[tuple[str, str], Any] = field(default_factory=dict)  # (frame, site)
+    docs_sites: dict[Path, str] = field(default_factory=dict)
+
+
+_LOCK = threading.RLock()  # re-entered: run_suites holds it while building the runtime
+_RUNTIME: _Runtime | None = None
+
+
+def suite_specs() -> list[SuiteSpec]:
+    """The suites as the running context loaded them."""
+    return _runtime().specs
+
+
+def loaded_expectation_counts() -> dict[str, int]:
+    """suite name -> expectations GX actually holds (a dropped one would show here)."""
+    context = _runtime().context
+    return {spec.name: len(context.suites.get(spec.name).expectations) for spec in suite_specs()}
+
+
+def run_suites(
+    run_name: str, frames: Mapping[str, pd.DataFrame], data_docs_dir: Path | None = None
+) -> list[Outcome]:
+    """Run every suite on its frame; build Data Docs into ``data_docs_dir`` when given."""
+    from great_expectations.core.run_identifier import RunIdentifier
+
+    with _LOCK:  # a GX context is not safe to share between threads
+        runtime = _runtime()
+        site = _docs_site(runtime, data_docs_dir) if data_docs_dir else ""
+        outcomes: list[Outcome] = []
+        for frame_name, frame in frames.items():
+            checkpoint = _checkpoint(runtime, frame_name, site)
+            result = checkpoint.run(
+                batch_parameters={"dataframe": frame}, run_id=RunIdentifier(run_name=run_name)
+            )
+            for suite_result in result.run_results.values():
+                outcomes.extend(_outcomes(suite_result))
+    keys = [(s.name, e["meta"]["name"]) for s in runtime.specs for e in s.expectations]
+    order = {key: i for i, key in enumerate(keys)}
+    return sorted(outcomes, key=lambda o: order.get((o.suite, o.name), len(order)))
+
+
+def _runtime() -> _Runtime:
+    global _RUNTIME
+    with _LOCK:
+        if _RUNTIME is None:
+            _RUNTIME = _build_runtime(load_suite_specs())
+        return _RUNTIME
+
+
+def _build_runtime(specs: list[SuiteSpec]) -> _Runtime:
+    import great_expectations as gx
+    from great_expectations.data_context.types.base import ProgressBarsConfig
+
+    context = gx.get_context(mode="ephemeral")
+    # Progress bars would go to stderr on every run and clutter task logs.
+    context.variables.progress_bars = ProgressBarsConfig(globally=False)
+    source = context.data_sources.add_pandas(DATASOURCE)
+    batches = {
+        frame: source.add_dataframe_asset(frame).add_batch_definition_whole_dataframe(
+            BATCH_DEFINITION
+        )
+        for frame in sorted({s.frame for s in specs})
+    }
+    definitions: dict[str, list[Any]] = {frame: [] for frame in batches}
+    for spec in specs:
+        suite = context.suites.add(build_suite(spec))
+        definition = gx.ValidationDefinition(name=spec.name, data=batches[spec.frame], suite=suite)
+        definitions[spec.frame].append(context.validation_definitions.add(definition))
+    return _Runtime(context=context, specs=specs, validation_definitions=definitions)
+
+
+def build_suite(spec: SuiteSpec) -> Any:
+    """A GX suite from its JSON; ConfigError if GX drops any expectation."""
+    import great_expectations as gx
+
+    suite = gx.ExpectationSuite(
+        name=spec.name, expectations=[dict(e) for e in spec.expectations], meta=dict(spec.meta)
+    )
+    # GX logs and drops an expectation it cannot build (unknown type, custom class whose
+    # module was not imported): a suite that quietly checks less must not start.
+    if len(suite.expectations) != len(spec.expectations):
+        raise ConfigError(
+            f"suite {spec.name}: GX loaded {len(suite.expectations)} of "
+            f"{len(spec.expectations)} expectations"
+        )
+    return suite
+
+
+def _docs_site(runtime: _Runtime, directory: Path) -> str:
+    directory = directory.resolve()
+    if directory not in runtime.docs_sites:
+        name = f"docs_{len(runtime.docs_sites)}"
+        runtime.context.add_data_docs_site(
+            site_name=name,
+            site_config={
+                "class_name": "SiteBuilder",
+                "store_backend": {
+                    "class_name": "TupleFilesystemStoreBackend",
+                    "base_directory": str(directory),
+                },
+                "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+            },
+        )
+        runtime.docs_sites[directory] = name
+    return runtime.docs_sites[directory]
+
+
+def _checkpoint(runtime: _Runtime, frame: str, site: str) -> Any:
+    import great_expectations as gx
+    from great_expectations.checkpoint import UpdateDataDocsAction
+
+    key = (frame, site)
+    if key not in runtime.checkpoints:
+        actions: list[Any] = (
+            [UpdateDataDocsAction(name="data_docs", site_names=[site])] if site else []
+        )
+        checkpoint = gx.Checkpoint(
+            name=f"{frame}__{site or 'no_docs'}",
+            validation_definitions=runtime.validation_definitions[frame],
+            actions=actions,
+            # COMPLETE gives the index of every failing row, which maps back to facts.
+            result_format={"result_format": "COMPLETE"},
+        )
+        runtime.checkpoints[key] = runtime.context.checkpoints.add(checkpoint)
+    return runtime.checkpoints[key]
+
+
+def _outcomes(suite_result: Any) -> Sequence[Outcome]:
+    outcomes = []
+    for item in suite_result.results:
+        config = item.expectation_config
+        outcomes.append(
+            Outcome(
+                suite=suite_result.suite_name,
+                name=str(config.meta.get("name", config.type)),
+                success=bool(item.success),
+                severity=str(getattr(config.severity, "value", config.severity)),
+                result=dict(item.result or {}),
+                exception=_exception_message(item.exception_info or {}),
+            )
+        )
+    return outcomes
+
+
+def _exception_message(info: dict[str, Any]) -> str:
+    # GX reports either one flat record or one record per failed metric computation.
+    records = [info] if "raised_exception" in info else list(info.values())
+    messages = [
+        str(r.get("exception_message"))
+        for r in records
+        if isinstance(r, dict) and r.get("exception_message")
+    ]
+    return "; ".join(dict.fromkeys(messages))
