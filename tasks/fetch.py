@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from prefect import task
+from prefect.cache_policies import NO_CACHE
 
 from tasks.archive import RawArchive
 from tasks.config import Settings
@@ -68,6 +69,8 @@ def discover(
 
 def source_files(sources: Sources, ref: DocumentRef, cik: str) -> tuple[SourceFile, ...]:
     """The files of a document worth downloading (EDGAR: primary + EX-99.x, by Type)."""
+    if ref.source == "hkex":
+        return ref.files or (SourceFile(ref.url.rsplit("/", 1)[-1], ref.url, "PDF"),)
     if ref.source != "sec":
         return ref.files
     page = sources.edgar.filing_index(cik, ref.source_id)
@@ -82,6 +85,8 @@ def fetch_files(
     already: Mapping[str, StoredFile],
 ) -> list[StoredFile]:
     """Download the document's files not yet archived; return every file it has."""
+    if ref.source == "local":
+        return list(already.values())  # dropped in by hand: archived when it was ingested
     stored: list[StoredFile] = []
     for item in source_files(sources, ref, cik):
         previous = already.get(item.name)
@@ -109,10 +114,15 @@ def read_files(archive: RawArchive, files: Sequence[StoredFile]) -> list[tuple[S
 
 
 discover_task = task(
-    name="discover", retries=3, retry_delay_seconds=RETRY_DELAYS, retry_condition_fn=only_transient
+    name="discover",
+    cache_policy=NO_CACHE,
+    retries=3,
+    retry_delay_seconds=RETRY_DELAYS,
+    retry_condition_fn=only_transient,
 )(discover)
 fetch_files_task = task(
     name="fetch-files",
+    cache_policy=NO_CACHE,
     retries=3,
     retry_delay_seconds=RETRY_DELAYS,
     retry_condition_fn=only_transient,

@@ -10,7 +10,6 @@ from sqlalchemy.engine import Engine
 
 from storage import db, repo
 from tasks.models import DocumentRef, Fact, Issuer, Status, StoredFile, ValidationResult
-from tasks.models import Extraction as Extraction
 
 
 def open_warehouse(url: str) -> Engine:
@@ -31,6 +30,12 @@ def pending(engine: Engine, issuer: str, force: bool = False) -> list[str]:
     """Documents of the issuer still to process (new, or failed before)."""
     with engine.begin() as conn:
         return repo.documents_to_process(conn, issuer, force=force)
+
+
+def document_ref(engine: Engine, document_id: str) -> DocumentRef:
+    """The recorded document."""
+    with engine.begin() as conn:
+        return repo.get_document(conn, document_id)
 
 
 def stored_files(engine: Engine, document_id: str) -> dict[str, StoredFile]:

@@ -1,0 +1,73 @@
+"""Engines and migrations: the one place a database URL becomes a connection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, Connection, make_url
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def normalize_url(url: str | URL) -> URL:
+    """Parse a SQLAlchemy URL; a bare ``postgresql://`` means psycopg 3 (the installed driver)."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def make_engine(url: str | URL, **kwargs: Any) -> Engine:
+    """Create an engine; SQLite gets its directory, foreign keys, a busy timeout and WAL."""
+    parsed = normalize_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True, **kwargs)
+    database = parsed.database or ""
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(parsed, **kwargs)
+    _configure_sqlite(engine)
+    return engine
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    """Foreign keys on, wait on locks, WAL, and real transactions.
+
+    WAL lets a reader stay open while another connection writes. Writers queue behind the
+    busy timeout; load_document's first statement is a write, so it takes the lock at once.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # pysqlite's own transaction handling skips BEGIN before SELECT; SQLAlchemy's
+        # "begin" event below issues it instead (the recipe in SQLAlchemy's SQLite docs).
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN")
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """An Alembic config for the packaged migrations (no alembic.ini needed)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the database to ``revision`` (default head); a no-op when already there."""
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), revision)

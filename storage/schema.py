@@ -1,0 +1,251 @@
+"""The warehouse tables (SQLAlchemy Core), one MetaData shared with the Alembic migrations.
+
+Facts are stored as reported: one row per document x metric x period x basis, never
+overwritten by a later document. The views in ``storage.views`` derive the latest values.
+``alerts`` is a view (contract), so the alert rows live in ``alert_events``.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    UniqueConstraint,
+    text,
+)
+
+from storage.types import ExactDecimal, UtcDateTime
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+metadata = MetaData(naming_convention=NAMING)
+
+DOCUMENT_STATUSES = ("fetched", "extracted", "validated", "loaded", "quarantined", "failed")
+ALERT_KINDS = ("data_quality", "guidance_variance", "restatement", "pipeline_failure")
+DELIVERY_STATUSES = ("pending", "delivered", "failed")
+# NULL period_start (instants) must still collide in the unique index: both databases treat
+# NULLs as distinct, so the index uses this sentinel instead.
+NO_PERIOD_START = "0001-01-01"
+
+# Integer on SQLite so the key is the rowid alias (autoincrement); BIGINT on PostgreSQL.
+SurrogateKey = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+def _provenance() -> list[Column[str]]:
+    """Where a value was read (tasks.models.Provenance)."""
+    return [
+        Column("file", Text, nullable=False, server_default=""),
+        Column("locator", Text, nullable=False, server_default=""),
+        Column("row_label", Text, nullable=False, server_default=""),
+        Column("column_label", Text, nullable=False, server_default=""),
+        Column("raw_text", Text, nullable=False, server_default=""),
+    ]
+
+
+def _document_fk() -> Column[str]:
+    return Column(
+        "document_id",
+        Text,
+        ForeignKey("documents.document_id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    )
+
+
+issuers = Table(
+    "issuers",
+    metadata,
+    Column("ticker", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("cik", Text, nullable=False),
+    Column("hkex_code", Text, nullable=False),
+)
+
+documents = Table(
+    "documents",
+    metadata,
+    Column("document_id", Text, primary_key=True),
+    Column("source", Text, nullable=False),
+    Column("source_id", Text, nullable=False),
+    Column("issuer", Text, ForeignKey("issuers.ticker"), nullable=False),
+    Column("form", Text, nullable=False),
+    Column("title", Text, nullable=False),
+    Column("published_at", UtcDateTime, nullable=False),
+    Column("published_on", Date, nullable=False),  # the date as the source printed it
+    Column("url", Text, nullable=False),
+    Column("kind", Text),
+    Column("status", Text, nullable=False),
+    Column("status_reason", Text, nullable=False, server_default=""),
+    Column("first_seen_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+    UniqueConstraint("source", "source_id"),
+    CheckConstraint(_in("status", DOCUMENT_STATUSES), name="status"),
+    Index("ix_documents_issuer_source", "issuer", "source"),
+    Index("ix_documents_status", "status"),
+)
+
+document_files = Table(
+    "document_files",
+    metadata,
+    Column(
+        "document_id",
+        Text,
+        ForeignKey("documents.document_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("name", Text, primary_key=True),
+    Column("url", Text, nullable=False),
+    Column("sha256", Text, nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("doc_type", Text, nullable=False),
+    Column("fetched_at", UtcDateTime, nullable=False),
+)
+
+facts = Table(
+    "facts",
+    metadata,
+    Column("fact_id", SurrogateKey, primary_key=True, autoincrement=True),
+    _document_fk(),
+    Column("metric", Text, nullable=False),
+    Column("period_start", Date),  # NULL for instants
+    Column("period_end", Date, nullable=False),
+    Column("basis", Text, nullable=False),
+    Column("value", ExactDecimal, nullable=False),
+    Column("unit", Text, nullable=False),
+    Column("scale", Integer, nullable=False),
+    Column("decimals", Integer, nullable=False),
+    Column("origin", Text, nullable=False),
+    *_provenance(),
+    Column("flags", Text, nullable=False, server_default="[]"),  # JSON array of strings
+    Column("reported_on", Date, nullable=False),
+    Column("loaded_at", UtcDateTime, nullable=False),
+    Index(
+        "uq_facts_identity",
+        "document_id",
+        "metric",
+        text(f"coalesce(period_start, '{NO_PERIOD_START}')"),
+        "period_end",
+        "basis",
+        unique=True,
+    ),
+    Index("ix_facts_metric_period", "metric", "period_end"),
+)
+
+guidance = Table(
+    "guidance",
+    metadata,
+    Column("guidance_id", SurrogateKey, primary_key=True, autoincrement=True),
+    _document_fk(),
+    Column("metric", Text, nullable=False),
+    Column("period_start", Date, nullable=False),
+    Column("period_end", Date, nullable=False),
+    Column("low", ExactDecimal),
+    Column("high", ExactDecimal),
+    Column("unit", Text, nullable=False),
+    Column("issued_on", Date, nullable=False),
+    Column("growth_low_pct", ExactDecimal),
+    Column("growth_high_pct", ExactDecimal),
+    Column("is_numeric", Boolean, nullable=False),
+    *_provenance(),
+    Column("loaded_at", UtcDateTime, nullable=False),
+    UniqueConstraint("document_id", "metric", "period_start", "period_end"),
+)
+
+dividends = Table(
+    "dividends",
+    metadata,
+    Column("dividend_id", SurrogateKey, primary_key=True, autoincrement=True),
+    _document_fk(),
+    Column("currency", Text, nullable=False),
+    Column("per_share", ExactDecimal),
+    Column("per_ads", ExactDecimal),
+    Column("period_start", Date),
+    Column("period_end", Date),
+    Column("record_date", Date),
+    Column("ex_date", Date),
+    Column("payment_date", Date),
+    *_provenance(),
+    Column("loaded_at", UtcDateTime, nullable=False),
+)
+
+validation_results = Table(
+    "validation_results",
+    metadata,
+    Column("result_id", SurrogateKey, primary_key=True, autoincrement=True),
+    _document_fk(),
+    Column("suite", Text, nullable=False),
+    Column("expectation", Text, nullable=False),
+    Column("success", Boolean, nullable=False),
+    Column("severity", Text, nullable=False),
+    Column("observed", Text, nullable=False, server_default=""),
+    Column("details", Text, nullable=False, server_default=""),
+    Column("run_id", Text),  # runs.run_id when known; not a foreign key so ad-hoc loads work
+    Column("validated_at", UtcDateTime, nullable=False),
+)
+
+alert_events = Table(
+    "alert_events",
+    metadata,
+    Column("alert_id", Text, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("issuer", Text, nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("message", Text, nullable=False),
+    Column("dedup_key", Text, nullable=False, unique=True),
+    Column(
+        "document_id",
+        Text,
+        ForeignKey("documents.document_id", ondelete="SET NULL"),
+        index=True,
+    ),
+    Column("created_at", UtcDateTime, nullable=False),
+    CheckConstraint(_in("kind", ALERT_KINDS), name="kind"),
+)
+
+alert_deliveries = Table(
+    "alert_deliveries",
+    metadata,
+    Column(
+        "alert_id",
+        Text,
+        ForeignKey("alert_events.alert_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("channel", Text, primary_key=True),
+    Column("status", Text, nullable=False),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("last_error", Text, nullable=False, server_default=""),
+    Column("delivered_at", UtcDateTime),
+    CheckConstraint(_in("status", DELIVERY_STATUSES), name="status"),
+)
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("run_id", Text, primary_key=True),
+    Column("flow_run_id", Text),
+    Column("started_at", UtcDateTime, nullable=False),
+    Column("finished_at", UtcDateTime),
+    Column("status", Text, nullable=False),
+    Column("summary", Text, nullable=False, server_default="{}"),  # JSON object
+)
+
+TABLES: tuple[Table, ...] = tuple(metadata.sorted_tables)

@@ -1,0 +1,52 @@
+"""Dialect plumbing shared by the repository modules: upsert statements, chunks, clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+# Bound parameters per statement: below SQLite's 32766 and PostgreSQL's 65535 limits.
+_MAX_PARAMS = 30_000
+_MAX_ROWS = 1_000
+
+Row = dict[str, Any]
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+def insert(conn: Connection, table: Table) -> Any:
+    """An INSERT supporting ON CONFLICT for the connection's dialect."""
+    name = conn.dialect.name
+    if name == "postgresql":
+        return postgresql.insert(table)
+    if name == "sqlite":
+        return sqlite.insert(table)
+    raise NotImplementedError(f"storage supports SQLite and PostgreSQL, not {name}")
+
+
+def chunks(rows: Sequence[Row]) -> Iterator[list[Row]]:
+    """Split rows into multi-VALUES statements that stay under the parameter limits."""
+    if not rows:
+        return
+    size = max(1, min(_MAX_ROWS, _MAX_PARAMS // max(1, len(rows[0]))))
+    for start in range(0, len(rows), size):
+        yield list(rows[start : start + size])
+
+
+def insert_ignore(conn: Connection, table: Table, rows: Sequence[Row]) -> int:
+    """Insert rows, skipping any that hit a unique key; returns the number inserted."""
+    # RETURNING, not rowcount: drivers do not reliably report rowcount for INSERT
+    key = next(iter(table.primary_key.columns))
+    inserted = 0
+    for chunk in chunks(rows):
+        stmt = insert(conn, table).values(chunk).on_conflict_do_nothing().returning(key)
+        inserted += len(conn.execute(stmt).all())
+    return inserted

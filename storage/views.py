@@ -1,0 +1,208 @@
+"""The contract's SQL views, and typed handles to read them.
+
+Reading views: on PostgreSQL amounts are NUMERIC. On SQLite they are decimal TEXT passed
+through unchanged, so select through the ``Table`` handles below (``select(FACTS_LATEST)``)
+to get ``Decimal`` and ``date`` back on both; ``variance_pct`` is derived and is a float on
+SQLite. Plain-SQL readers on SQLite should ``CAST(value AS REAL)`` before comparing amounts.
+
+The migrations call ``create_views``; changing a view means a new revision that drops and
+recreates it, so keep any definition an old revision used.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Column, Date, Integer, MetaData, Numeric, Table, Text
+from sqlalchemy.engine import Connection
+
+from storage.types import ExactDecimal, UtcDateTime
+
+# Precision steps a figure can be printed with (XBRL decimals) -> half a unit of the last
+# digit: a less precise figure "agrees" with a more precise one within that distance.
+_DECIMALS_RANGE = range(-12, 7)
+
+
+def _steps_values() -> str:
+    rows = (f"({d}, {format(Decimal(5).scaleb(-d - 1), 'f')})" for d in _DECIMALS_RANGE)
+    return "VALUES " + ", ".join(rows)
+
+
+def _facts_history(_dialect: str) -> str:
+    return """
+SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value,
+       f.document_id AS source_document_id, f.reported_on, f.basis, f.decimals, f.scale,
+       f.origin, d.source, d.form, d.published_at, d.status AS document_status,
+       f.file, f.locator, f.row_label, f.column_label, f.raw_text, f.flags, f.loaded_at
+FROM facts f JOIN documents d ON d.document_id = f.document_id"""
+
+
+# The reports facts_latest chooses from, numbered oldest first within each group (grp).
+_CANDIDATES = """candidates AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
+           f.document_id,
+           DENSE_RANK() OVER (ORDER BY d.issuer, f.metric, f.period_start, f.period_end) AS grp,
+           ROW_NUMBER() OVER (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end
+                              ORDER BY f.reported_on, d.published_at, f.document_id) AS rn,
+           COUNT(*) OVER (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end) AS cnt
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.basis = 'us_gaap' AND d.status <> 'quarantined'
+),
+"""
+
+
+def _facts_latest(dialect: str) -> str:
+    """Fold each (issuer, metric, period)'s reports oldest to newest with a recursive CTE.
+
+    A report replaces the current value unless it is less precise and agrees with it to its
+    own rounding: then the more precise figure stays. Disagreeing beyond rounding is a
+    restatement and wins. A fold (not a "latest row" pick) keeps later restatements right.
+    """
+    # PostgreSQL needs one type for a recursive column; a bare CAST on SQLite would turn the
+    # exact decimal TEXT into a float.
+    num = "CAST({} AS NUMERIC)" if dialect == "postgresql" else "{}"
+    keep = (
+        "(n.decimals < c.decimals AND n.unit = c.unit "
+        "AND ABS(n.value - c.value) <= s.half_unit)"
+    )
+
+    def pick(column: str) -> str:
+        return f"CASE WHEN {keep} THEN c.{column} ELSE n.{column} END"
+
+    return f"""
+WITH RECURSIVE
+steps(decimals, half_unit) AS ({_steps_values()}),
+{_CANDIDATES}folded(grp, rn, cnt, issuer, metric, period_start, period_end, unit, value, decimals,
+       document_id) AS (
+    SELECT grp, rn, cnt, issuer, metric, period_start, period_end, unit,
+           {num.format("value")}, decimals, document_id
+    FROM candidates WHERE rn = 1
+    UNION ALL
+    SELECT n.grp, n.rn, n.cnt, n.issuer, n.metric, n.period_start, n.period_end,
+           {pick("unit")}, {num.format(pick("value"))}, {pick("decimals")},
+           {pick("document_id")}
+    FROM folded c
+    JOIN candidates n ON n.grp = c.grp AND n.rn = c.rn + 1
+    LEFT JOIN steps s ON s.decimals = n.decimals
+)
+SELECT issuer, metric, period_start, period_end, unit, value,
+       document_id AS source_document_id
+FROM folded WHERE rn = cnt"""
+
+
+def _alerts(_dialect: str) -> str:
+    return """
+SELECT a.alert_id, a.kind, a.issuer, a.subject, a.message, a.created_at,
+       CASE WHEN COUNT(d.channel) > 0
+             AND SUM(CASE WHEN d.status = 'delivered' THEN 0 ELSE 1 END) = 0
+            THEN MAX(d.delivered_at) END AS delivered_at
+FROM alert_events a LEFT JOIN alert_deliveries d ON d.alert_id = a.alert_id
+GROUP BY a.alert_id, a.kind, a.issuer, a.subject, a.message, a.created_at"""
+
+
+def _guidance_vs_actual(dialect: str) -> str:
+    # SQLite stores amounts as TEXT: compare them as numbers, never as strings
+    num = "CAST({} AS REAL)" if dialect == "sqlite" else "{}"
+    actual, low, high = num.format("a.value"), num.format("l.low"), num.format("l.high")
+    return f"""
+WITH ranked AS (
+    SELECT d.issuer, g.metric, g.period_start, g.period_end, g.low, g.high, g.unit,
+           g.document_id,
+           ROW_NUMBER() OVER (PARTITION BY d.issuer, g.metric, g.period_start, g.period_end
+                              ORDER BY g.issued_on DESC, d.published_at DESC,
+                                       g.document_id DESC) AS rn
+    FROM guidance g JOIN documents d ON d.document_id = g.document_id
+    WHERE d.status <> 'quarantined' AND g.is_numeric
+      AND (g.low IS NOT NULL OR g.high IS NOT NULL)
+),
+latest AS (
+    SELECT issuer, metric, period_start, period_end, low, high, unit, document_id,
+           (COALESCE(low, high) + COALESCE(high, low)) / 2.0 AS midpoint
+    FROM ranked WHERE rn = 1
+)
+SELECT l.issuer, l.metric, l.period_start, l.period_end,
+       l.low AS guidance_low, l.high AS guidance_high, a.value AS actual, l.unit,
+       CASE WHEN a.value IS NULL THEN 'pending'
+            WHEN {actual} > COALESCE({high}, {low}) THEN 'above'
+            WHEN {actual} < COALESCE({low}, {high}) THEN 'below'
+            ELSE 'within' END AS outcome,
+       CASE WHEN a.value IS NULL OR l.midpoint = 0 THEN NULL
+            ELSE ROUND((a.value - l.midpoint) * 100 / l.midpoint, 4) END AS variance_pct,
+       l.document_id AS guidance_document_id, a.source_document_id AS actual_document_id
+FROM latest l
+LEFT JOIN facts_latest a
+  ON a.issuer = l.issuer AND a.metric = l.metric AND a.unit = l.unit
+ AND a.period_start = l.period_start AND a.period_end = l.period_end"""
+
+
+# Creation order: guidance_vs_actual reads facts_latest.
+_DEFINITIONS = {
+    "facts_history": _facts_history,
+    "facts_latest": _facts_latest,
+    "alerts": _alerts,
+    "guidance_vs_actual": _guidance_vs_actual,
+}
+VIEW_NAMES: tuple[str, ...] = tuple(_DEFINITIONS)
+
+
+def view_sql(name: str, dialect: str) -> str:
+    """The SELECT behind view ``name`` for a dialect ("sqlite" or "postgresql")."""
+    return _DEFINITIONS[name](dialect).strip()
+
+
+def create_views(conn: Connection) -> None:
+    """Create (or replace) every view, in dependency order."""
+    drop_views(conn)
+    for name in VIEW_NAMES:
+        conn.exec_driver_sql(f"CREATE VIEW {name} AS {view_sql(name, conn.dialect.name)}")
+
+
+def drop_views(conn: Connection) -> None:
+    """Drop every view, dependants first."""
+    for name in reversed(VIEW_NAMES):
+        conn.exec_driver_sql(f"DROP VIEW IF EXISTS {name}")
+
+
+# Typed handles for reading the views; on their own MetaData so nothing ever creates them.
+view_metadata = MetaData()
+_PERIOD = ("period_start", "period_end")
+
+
+def _view(name: str, *columns: Column[Any]) -> Table:
+    return Table(name, view_metadata, *columns)
+
+
+FACTS_LATEST = _view(
+    "facts_latest",
+    Column("issuer", Text), Column("metric", Text),
+    *(Column(c, Date) for c in _PERIOD),
+    Column("unit", Text), Column("value", ExactDecimal), Column("source_document_id", Text),
+)
+FACTS_HISTORY = _view(
+    "facts_history",
+    Column("issuer", Text), Column("metric", Text),
+    *(Column(c, Date) for c in _PERIOD),
+    Column("unit", Text), Column("value", ExactDecimal), Column("source_document_id", Text),
+    Column("reported_on", Date), Column("basis", Text), Column("decimals", Integer),
+    Column("scale", Integer), Column("origin", Text), Column("source", Text),
+    Column("form", Text), Column("published_at", UtcDateTime),
+    Column("document_status", Text), Column("file", Text), Column("locator", Text),
+    Column("row_label", Text), Column("column_label", Text), Column("raw_text", Text),
+    Column("flags", Text), Column("loaded_at", UtcDateTime),
+)
+ALERTS = _view(
+    "alerts",
+    Column("alert_id", Text), Column("kind", Text), Column("issuer", Text),
+    Column("subject", Text), Column("message", Text),
+    Column("created_at", UtcDateTime), Column("delivered_at", UtcDateTime),
+)
+GUIDANCE_VS_ACTUAL = _view(
+    "guidance_vs_actual",
+    Column("issuer", Text), Column("metric", Text),
+    *(Column(c, Date) for c in _PERIOD),
+    Column("guidance_low", ExactDecimal), Column("guidance_high", ExactDecimal),
+    Column("actual", ExactDecimal), Column("unit", Text), Column("outcome", Text),
+    Column("variance_pct", Numeric(20, 4, asdecimal=True)),
+    Column("guidance_document_id", Text), Column("actual_document_id", Text),
+)

@@ -1,0 +1,96 @@
+"""The extraction stage: one fetched file -> an Extraction (plain functions; the flow wraps them).
+
+Dispatch is on content, not on the file name: ``%PDF`` -> pdf, HTML markup -> html, else text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from tasks.errors import ConfigError, ParseError
+from tasks.models import DocKind, Extraction, StoredFile, select_stored_facts
+from tasks.parsers.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
+from tasks.parsers.classify import classify, usd_rate
+from tasks.parsers.statements import extract_statements
+from tasks.parsers.tables import ParsedDocument
+from tasks.parsers.text import parse_text
+
+_HTML_START = re.compile(
+    rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!DOCTYPE html|<html|<document|<body|<div|<p|<table)",
+    re.IGNORECASE,
+)
+
+
+def load_catalog(ticker: str) -> LabelCatalog:
+    """The label catalog for one issuer (tasks/catalog/<ticker>.toml)."""
+    path = CATALOG_DIR / f"{ticker.lower()}.toml"
+    if not path.is_file():
+        raise ConfigError(f"no label catalog for issuer {ticker!r} (expected {path})")
+    return load_catalog_file(path)
+
+
+def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction:
+    """Read one file's statement tables into facts, with what could not be used."""
+    doc = parse_document(name, content)
+    result = extract_statements(doc, catalog, name)
+    return Extraction(
+        document=name,
+        kind=classify(doc.text, bool(result.facts)),
+        facts=result.facts,
+        unmapped=result.unmapped,
+        usd_rate=usd_rate(doc.text),
+        warnings=result.warnings,
+    )
+
+
+def parse_document(name: str, content: bytes) -> ParsedDocument:
+    """Bytes -> tables and text, by content type."""
+    if content.startswith(b"%PDF"):
+        from tasks.parsers.pdf import parse_pdf
+
+        return parse_pdf(name, content)
+    if _HTML_START.match(content[:2048]):
+        from tasks.parsers.html import parse_html
+
+        return parse_html(name, content)
+    try:
+        return parse_text(content.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ParseError(f"{name}: not UTF-8 text, HTML or PDF ({exc.reason})") from exc
+
+
+# Which kind a multi-file document takes: the most specific of its files'.
+_KIND_ORDER = (
+    DocKind.RESULTS_ANNUAL,
+    DocKind.RESULTS_INTERIM,
+    DocKind.RESULTS_QUARTERLY,
+    DocKind.DIVIDEND_FORM,
+    DocKind.OTHER,
+    DocKind.COVER_PAGE,
+)
+
+
+def extract_document(
+    document_id: str, files: Sequence[tuple[StoredFile, bytes]], ticker: str
+) -> Extraction:
+    """Every file of one document -> one Extraction, one fact per key (most precise wins)."""
+    catalog = load_catalog(ticker)
+    parts = [extract_file(f.name, content, catalog) for f, content in files]
+    kinds = {p.kind for p in parts}
+    kind = next((k for k in _KIND_ORDER if k in kinds), DocKind.OTHER)
+    return Extraction(
+        document=document_id,
+        kind=kind,
+        facts=tuple(select_stored_facts([fact for p in parts for fact in p.facts])),
+        unmapped=tuple(row for p in parts for row in p.unmapped),
+        usd_rate=next((p.usd_rate for p in parts if p.usd_rate is not None), None),
+        warnings=tuple(w for p in parts for w in p.warnings),
+    )
+
+
+# Parsing is deterministic: a failure is bad input, never worth a retry.
+extract_document_task = task(name="extract", cache_policy=NO_CACHE)(extract_document)

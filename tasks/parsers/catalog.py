@@ -1,0 +1,99 @@
+"""The per-issuer label catalog (data in tasks/catalog/<ticker>.toml) and metrics.csv."""
+
+from __future__ import annotations
+
+import csv
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from tasks.errors import ConfigError
+
+_TASKS_DIR = Path(__file__).resolve().parent.parent
+CATALOG_DIR = _TASKS_DIR / "catalog"
+METRICS_CSV = _TASKS_DIR / "metrics.csv"
+
+
+@dataclass(frozen=True, slots=True)
+class MetricDef:
+    """One row of metrics.csv."""
+
+    metric: str
+    kind: str  # "flow" | "instant"
+    unit: str  # CNY, CNY/share, CNY/ADS, shares, count, months, percent
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One statement kind: how its tables are recognised and what its rows mean."""
+
+    name: str
+    titles: tuple[str, ...]  # normalised substrings of the title (or IFRS header) text
+    ifrs: bool
+    contexts: tuple[str, ...]  # normalised sub-section prefixes
+    labels: dict[str, str]  # normalised "label" or "context > label" -> metric
+    ignored: frozenset[str]
+    negate: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class LabelCatalog:
+    """Everything needed to turn one issuer's statement rows into metrics."""
+
+    issuer: str
+    sections: tuple[Section, ...]
+    metrics: dict[str, MetricDef]
+
+
+def normalize_label(text: str) -> str:
+    """Case, punctuation and spacing free form of a label, used for every comparison."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def load_metrics(path: Path = METRICS_CSV) -> dict[str, MetricDef]:
+    """Read metrics.csv into metric id -> definition."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    return {r[0]: MetricDef(r[0], r[1], r[2]) for r in rows[1:] if r}
+
+
+def load_catalog_file(path: Path, metrics: dict[str, MetricDef] | None = None) -> LabelCatalog:
+    """Load and check one catalog file: every metric it names must exist in metrics.csv."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"label catalog {path}: {exc}") from exc
+    known = metrics if metrics is not None else load_metrics()
+    sections = tuple(
+        _section(name, body, known, path) for name, body in data.get("sections", {}).items()
+    )
+    return LabelCatalog(str(data.get("issuer", path.stem.upper())), sections, known)
+
+
+def _section(name: str, body: dict, known: dict[str, MetricDef], path: Path) -> Section:
+    contexts = tuple(normalize_label(c) for c in body.get("contexts", []))
+    labels: dict[str, str] = {}
+    for metric, spellings in body.get("metrics", {}).items():
+        if metric not in known:
+            raise ConfigError(f"label catalog {path}: unknown metric {metric!r} in {name}")
+        for spelling in spellings:
+            labels[_key(spelling, contexts, path)] = metric
+    return Section(
+        name=name,
+        titles=tuple(t.lower() for t in body.get("titles", [])),
+        ifrs=bool(body.get("ifrs", False)),
+        contexts=contexts,
+        labels=labels,
+        ignored=frozenset(normalize_label(x) for x in body.get("ignored", [])),
+        negate=frozenset(body.get("negate", [])),
+    )
+
+
+def _key(spelling: str, contexts: tuple[str, ...], path: Path) -> str:
+    if ">" not in spelling:
+        return normalize_label(spelling)
+    context, label = (normalize_label(part) for part in spelling.split(">", 1))
+    if context not in contexts:
+        raise ConfigError(f"label catalog {path}: context {context!r} not declared")
+    return f"{context} > {label}"

@@ -1,0 +1,39 @@
+"""Cross-checks across a document's facts: one value per fact key, IFRS anchored to GAAP."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tasks.models import Fact
+
+
+def settle(
+    facts: list[Fact], gaap_refs: dict[int, Decimal], document: str
+) -> tuple[list[Fact], list[str]]:
+    """Keep one fact per key; drop keys whose values disagree, and IFRS facts whose GAAP
+    column disagrees with the GAAP statement of the same document."""
+    warnings: list[str] = []
+    by_key: dict[tuple, list[Fact]] = {}
+    for fact in facts:
+        by_key.setdefault(fact.key, []).append(fact)
+    kept: list[Fact] = []
+    for key, group in by_key.items():
+        values = {f.value for f in group}
+        if len(values) > 1:
+            shown = ", ".join(f"{f.value} ({f.provenance.locator})" for f in group)
+            warnings.append(f"{document}: conflicting values for {key[0]} {key[2]}: {shown}")
+            continue
+        kept.append(group[0])
+    gaap = {(f.metric, f.period_start, f.period_end): f.value for f in kept if f.basis != "ifrs"}
+    out: list[Fact] = []
+    for fact in kept:
+        ref = gaap_refs.get(id(fact))
+        seen = gaap.get((fact.metric, fact.period_start, fact.period_end))
+        if fact.basis == "ifrs" and ref is not None and seen is not None and seen != ref:
+            warnings.append(
+                f"{document}: IFRS {fact.metric} {fact.period_end} dropped: its U.S. GAAP "
+                f"column {ref} differs from the statement's {seen}"
+            )
+            continue
+        out.append(fact)
+    return out, warnings

@@ -1,0 +1,112 @@
+"""Positioned cells -> label + value columns, shared by the HTML and PDF parsers.
+
+A value column is the horizontal extent shared by the figures under it: figures may be
+right-aligned, centred or left-aligned, but within one column their extents overlap, and
+distinct columns do not. Split fragments ("(" "366,065" ")", a lone "%") join the figure they
+belong to; currency-symbol cells in figure rows are dropped; a spanning header cell is copied to
+every column it covers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tasks.parsers.numbers import CellKind, is_year, parse_cell
+
+_CURRENCY = frozenset({"$", "RMB", "US$", "USD$", "HK$", "¥"})
+_CLOSERS = frozenset({")", "%", ")%", "%)"})
+
+Span = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A cell and its horizontal extent (HTML: grid columns, inclusive; PDF: points)."""
+
+    start: float
+    end: float
+    text: str
+
+
+def is_figure(text: str) -> bool:
+    """A figure or a figure fragment ("(366,065" with its ")" in the next cell)."""
+    body = text.strip()
+    if body.startswith("(") and not body.endswith(")"):
+        body += ")"
+    return parse_cell(body).kind in (CellKind.NUMBER, CellKind.NIL) and not is_year(body)
+
+
+def align(rows: list[list[Placed]], tolerance: float, regions: bool = False) -> list[list[str]]:
+    """Rows of positioned cells -> rows of [label, value 1, ..., value n].
+
+    ``regions``: header cells are placed by overlap with each column's band up to the previous
+    column (PDF, where headers sit loosely over their figures) instead of by the exact grid
+    columns they span (HTML).
+    """
+    figures = sorted((c.start, c.end) for r in rows for c in r if is_figure(c.text))
+    if not figures:
+        return [[" ".join(c.text for c in row if c.text)] for row in rows]
+    columns = _merge(figures, tolerance)
+    headers = _bands(columns) if regions else columns
+    return [_place_row(row, columns, headers, tolerance) for row in rows]
+
+
+def _merge(spans: list[Span], tolerance: float) -> list[Span]:
+    merged: list[Span] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1] + tolerance:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _bands(columns: list[Span]) -> list[Span]:
+    first_width = columns[0][1] - columns[0][0]
+    lefts = [columns[0][0] - first_width] + [right for _, right in columns[:-1]]
+    return [(left, right) for left, (_, right) in zip(lefts, columns, strict=True)]
+
+
+def _overlapping(cell: Placed, spans: list[Span], share: float) -> list[int]:
+    out = []
+    for i, (left, right) in enumerate(spans):
+        overlap = min(cell.end, right) - max(cell.start, left)
+        if overlap >= share * min(cell.end - cell.start, right - left):
+            out.append(i)
+    return out
+
+
+def _place_row(
+    row: list[Placed], columns: list[Span], headers: list[Span], tolerance: float
+) -> list[str]:
+    label: list[str] = []
+    cells: list[list[str]] = [[] for _ in columns]
+    last, prefix = -1, ""
+    data = any(is_figure(c.text) for c in row)
+    for cell in row:
+        text = cell.text.strip()
+        if not text or (data and text in _CURRENCY):
+            continue
+        if text in _CLOSERS and last >= 0:
+            cells[last].append(text)
+            continue
+        if text == "(" and data:
+            prefix = "("  # the opening of a negative split over cells: "(" "366,065" ")"
+            continue
+        if cell.end < columns[0][0] - tolerance and not is_figure(text):
+            label.append(text)
+            continue
+        targets = _targets(cell, columns, headers, data)
+        for index in targets:
+            cells[index].append(prefix + text)
+        prefix, last = "", (targets[-1] if targets else last)
+    joiner = "" if data else " "
+    return [" ".join(label)] + [joiner.join(parts) for parts in cells]
+
+
+def _targets(cell: Placed, columns: list[Span], headers: list[Span], data: bool) -> list[int]:
+    hits = _overlapping(cell, columns, 0.0)[:1] if data else _overlapping(cell, headers, 0.5)
+    if hits:
+        return hits
+    after = [i for i, (left, _) in enumerate(columns) if left >= cell.start]
+    return after[:1]

@@ -1,0 +1,136 @@
+"""Column headers -> periods, currency and role of each value column.
+
+Headers are multi-row ("Three months ended June 30," / "2023 2024 2024" / "RMB RMB USD") and in
+text or PDF form a spanning header sits only in the first column of its group, sometimes split
+or garbled ("Six m" | "Six months ended June"). Groups end at the USD convenience column, so a
+column missing its period words borrows them from its own group, never from a neighbour's.
+Anything ambiguous (two years, a date that is not a month end) leaves the period unknown.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from tasks.parsers.tables import Row
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTH_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b\s*(\d{1,2}(?!\d))?", re.IGNORECASE)
+_DURATION_RE = re.compile(r"\b(three|six|nine|twelve|year)\b", re.IGNORECASE)
+_DURATION_MONTHS = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "year": 12}
+_YEAR_RE = re.compile(r"\b((?:19|20)\d{2})\b")
+_USD_RE = re.compile(r"\bUSD\b|US\$")
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One value column of a table."""
+
+    index: int  # position in the row (0 is the label)
+    header: str  # header as printed, rows joined
+    role: str  # "value" | "usd" | "ifrs" | "gaap" | "adjustment"
+    start: date | None  # None for an instant
+    end: date | None  # None when the period could not be read
+
+
+def resolve_columns(header_rows: list[Row], width: int, title: str) -> list[Column]:
+    """Read every value column's period and role from the header rows and the table title."""
+    usd = [_is_usd(header_rows, i) for i in range(width)]
+    groups = _groups(usd[1:])
+    filled = _fill_groups(header_rows, groups) if any(usd) else header_rows
+    ifrs = any("IFRS" in cell for row in header_rows for cell in row[1:])
+    columns = []
+    for group in groups:
+        group_text = " ".join(row[i] for row in header_rows for i in group if row[i])
+        for i in group:
+            own = " ".join(row[i] for row in filled if row[i])
+            start, end = _period(own, group_text, title)
+            columns.append(Column(i, own, "usd" if usd[i] else "value", start, end))
+    return _ifrs_roles(columns) if ifrs else columns
+
+
+def _is_usd(rows: list[Row], i: int) -> bool:
+    return i > 0 and any(_USD_RE.search(row[i]) for row in rows)
+
+
+def _groups(usd_flags: list[bool]) -> list[list[int]]:
+    groups: list[list[int]] = [[]]
+    for offset, flag in enumerate(usd_flags):
+        groups[-1].append(offset + 1)
+        if flag:
+            groups.append([])
+    return [g for g in groups if g]
+
+
+def _fill_groups(rows: list[Row], groups: list[list[int]]) -> list[Row]:
+    """Forward-fill spanning header text within each group, row by row."""
+    out = []
+    for row in rows:
+        cells = list(row)
+        for group in groups:
+            last = ""
+            for i in group:
+                last = cells[i] or last
+                cells[i] = cells[i] or last
+        out.append(tuple(cells))
+    return out
+
+
+def _ifrs_roles(columns: list[Column]) -> list[Column]:
+    """IFRS reconciliation: the last "reported under IFRSs" column is the fact, the first
+    U.S. GAAP column is the cross-check, the rest are adjustments."""
+    ifrs = [c for c in columns if "IFRS" in c.header and "reported" in c.header.lower()]
+    ifrs_index = ifrs[-1].index if ifrs else -1
+    gaap = [c for c in columns if "GAAP" in c.header and c.index != ifrs_index]
+    gaap_index = gaap[0].index if gaap else -1
+    out = []
+    for c in columns:
+        role = {ifrs_index: "ifrs", gaap_index: "gaap"}.get(c.index, "adjustment")
+        out.append(Column(c.index, c.header, role, c.start, c.end))
+    return out
+
+
+def _period(own: str, group: str, title: str) -> tuple[date | None, date | None]:
+    months = _first_duration(own) or _first_duration(group) or _first_duration(title)
+    month_day = _month_day(own) or _month_day(group) or _month_day(title)
+    year = _single_year(own, title)
+    if month_day is None or year is None:
+        return None, None
+    month, day = month_day
+    last = calendar.monthrange(year, month)[1]
+    if day not in (None, last):
+        return None, None  # QFIN periods end on month ends; anything else is a misread
+    end = date(year, month, last)
+    return (_start(end, months) if months else None), end
+
+
+def _first_duration(text: str) -> int | None:
+    match = _DURATION_RE.search(text)
+    return _DURATION_MONTHS[match[1].lower()] if match else None
+
+
+def _month_day(text: str) -> tuple[int, int | None] | None:
+    match = _MONTH_RE.search(text)
+    if match is None:
+        return None
+    return _MONTHS[match[1].lower()], int(match[2]) if match[2] else None
+
+
+def _single_year(own: str, title: str) -> int | None:
+    years = set(_YEAR_RE.findall(own))
+    title_years = set(_YEAR_RE.findall(title))
+    if years and title_years and years != title_years:
+        return None
+    chosen = years or title_years
+    return int(chosen.pop()) if len(chosen) == 1 else None
+
+
+def _start(end: date, months: int) -> date:
+    month = end.month - months + 1
+    year = end.year
+    while month <= 0:
+        month += 12
+        year -= 1
+    return date(year, month, 1)

@@ -1,0 +1,90 @@
+"""EDGAR HTML exhibit -> RawTables (via lxml).
+
+Text blocks between tables become the next table's preamble (its title and scale note).
+Colspans are expanded to grid columns; grid.align then finds the value columns.
+"""
+
+from __future__ import annotations
+
+from lxml import etree, html
+
+from tasks.errors import ParseError
+from tasks.parsers.grid import Placed, align
+from tasks.parsers.numbers import clean_cell
+from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
+
+_BLOCKS = frozenset({"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "center"})
+
+
+def parse_html(name: str, content: bytes) -> ParsedDocument:
+    """Parse an HTML exhibit into tables with their preambles."""
+    try:
+        root = html.document_fromstring(content)
+    except (etree.ParserError, ValueError) as exc:
+        raise ParseError(f"{name}: unreadable HTML ({exc})") from exc
+    walker = _Walker()
+    walker.walk(root)
+    walker.flush()
+    return ParsedDocument(tuple(walker.tables), "\n".join(walker.all_lines))
+
+
+class _Walker:
+    """Document-order walk collecting text lines and tables."""
+
+    def __init__(self) -> None:
+        self.tables: list[RawTable] = []
+        self.lines: list[str] = []
+        self.all_lines: list[str] = []
+        self.buffer: list[str] = []
+
+    def flush(self) -> None:
+        line = clean_cell(" ".join(self.buffer))
+        self.buffer = []
+        if line:
+            self.lines.append(line)
+            self.all_lines.append(line)
+
+    def walk(self, element: html.HtmlElement) -> None:
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if tag == "table":
+            self.flush()
+            self._table(element)
+        elif tag not in ("script", "style", "head"):
+            if tag in _BLOCKS:
+                self.flush()
+            self.buffer.append(element.text or "")
+            for child in element:
+                self.walk(child)
+            if tag in _BLOCKS:
+                self.flush()
+        self.buffer.append(element.tail or "")
+
+    def _table(self, table: html.HtmlElement) -> None:
+        grid = [_placed_row(tr) for tr in table.iter("tr")]
+        rows = [list(r) for r in make_rows(align(grid, tolerance=0))]
+        while rows and not any(rows[0][1:]):
+            self.lines.append(rows.pop(0)[0])  # title rows inside the table belong to the title
+        self.all_lines.extend("\t".join(r) for r in rows)
+        if rows:
+            locator = f"table {len(self.tables) + 1}"
+            self.tables.append(RawTable(locator, tuple(self.lines), make_rows(rows)))
+        self.lines = []
+
+
+def _placed_row(tr: html.HtmlElement) -> list[Placed]:
+    cells: list[Placed] = []
+    column = 0
+    for td in tr:
+        if not isinstance(td.tag, str) or td.tag not in ("td", "th"):
+            continue
+        span = _span(td.get("colspan"))
+        cells.append(Placed(column, column + span - 1, clean_cell(" ".join(td.itertext()))))
+        column += span
+    return cells
+
+
+def _span(value: str | None) -> int:
+    try:
+        return max(1, int(value or 1))
+    except ValueError:
+        return 1

@@ -1,0 +1,39 @@
+"""The shared table record every format parser produces.
+
+A table is rows of cells: cell 0 is the row label, cells 1..n are the value columns (header
+rows use the same positions). Format parsers (text, HTML, PDF) only have to get cells into the
+right columns; statements.py reads meaning out of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tasks.parsers.numbers import clean_cell
+
+Row = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RawTable:
+    """One table as printed, with the text lines that came just before it."""
+
+    locator: str  # "table 3" or "page 14, table 1"
+    preamble: tuple[str, ...]  # lines between the previous table and this one (title, scale)
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    """A document reduced to its tables and its running text."""
+
+    tables: tuple[RawTable, ...]
+    text: str  # all text, tables included, for classification and narrative look-ups
+
+
+def make_rows(rows: list[list[str]]) -> tuple[Row, ...]:
+    """Clean cells, drop rows that are entirely empty and pad every row to the same width."""
+    cleaned = [[clean_cell(c) for c in row] for row in rows]
+    cleaned = [row for row in cleaned if any(row)]
+    width = max((len(row) for row in cleaned), default=0)
+    return tuple(tuple(row + [""] * (width - len(row))) for row in cleaned)

@@ -1,0 +1,25 @@
+"""Flow tests run real Prefect flows against a temporary API (prefect_test_harness)."""
+
+import os
+
+# Before Prefect is imported: no telemetry from the test server (there is no network).
+os.environ.setdefault("DO_NOT_TRACK", "1")
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+
+import pytest  # noqa: E402
+from prefect.testing.utilities import prefect_test_harness  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def prefect_api():
+    with prefect_test_harness(server_startup_timeout=90):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def no_retry_delays(monkeypatch):
+    """Keep the retry policy (counts, conditions) but not its waiting."""
+    from tasks import fetch
+
+    for name in ("discover_task", "fetch_files_task"):
+        monkeypatch.setattr(fetch, name, getattr(fetch, name).with_options(retry_delay_seconds=0))
