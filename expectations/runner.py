@@ -6,6 +6,7 @@ such as the CLI import this module without validating anything.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -92,6 +93,8 @@ def _build_runtime(specs: list[SuiteSpec]) -> _Runtime:
     import great_expectations as gx
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
+    # GX logs every ephemeral Data Docs folder at INFO: noise in every run's output.
+    logging.getLogger("great_expectations").setLevel(logging.WARNING)
     context = gx.get_context(mode="ephemeral")
     # Progress bars would go to stderr on every run and clutter task logs.
     context.variables.progress_bars = ProgressBarsConfig(globally=False)

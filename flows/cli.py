@@ -39,6 +39,8 @@ def _prefect_env(settings: Settings, verbose: bool) -> None:
     os.environ.setdefault("DO_NOT_TRACK", "1")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "WARNING")
+    # Prefect's ephemeral server cannot create its SQLite file in a missing folder.
+    Path(os.environ["PREFECT_HOME"]).expanduser().mkdir(parents=True, exist_ok=True)
 
 
 @contextmanager

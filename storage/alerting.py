@@ -29,15 +29,27 @@ def add_alerts(conn: Connection, alerts: Iterable[NewAlert]) -> list[str]:
     for a in alerts:
         if a.kind not in ALERT_KINDS:
             raise ValueError(f"unknown alert kind {a.kind!r}; expected one of {ALERT_KINDS}")
-        rows.setdefault(a.dedup_key, {
-            "alert_id": alert_id_for(a.dedup_key), "kind": a.kind, "issuer": a.issuer,
-            "subject": a.subject, "message": a.message, "dedup_key": a.dedup_key,
-            "document_id": a.document_id, "created_at": now,
-        })
+        rows.setdefault(
+            a.dedup_key,
+            {
+                "alert_id": alert_id_for(a.dedup_key),
+                "kind": a.kind,
+                "issuer": a.issuer,
+                "subject": a.subject,
+                "message": a.message,
+                "dedup_key": a.dedup_key,
+                "document_id": a.document_id,
+                "created_at": now,
+            },
+        )
     created: set[str] = set()
     for chunk in chunks(list(rows.values())):
-        stmt = (insert(conn, alert_events).values(chunk).on_conflict_do_nothing()
-                .returning(alert_events.c.alert_id))
+        stmt = (
+            insert(conn, alert_events)
+            .values(chunk)
+            .on_conflict_do_nothing()
+            .returning(alert_events.c.alert_id)
+        )
         created.update(conn.execute(stmt).scalars())
     return [str(r["alert_id"]) for r in rows.values() if r["alert_id"] in created]
 
@@ -48,12 +60,25 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
     if not wanted:
         return []
     a, d = alert_events, alert_deliveries
-    done = (select(d.c.alert_id)
-            .where(d.c.channel.in_(wanted), d.c.status == "delivered")
-            .group_by(d.c.alert_id).having(func.count() == len(wanted)))
+    done = (
+        select(d.c.alert_id)
+        .where(d.c.channel.in_(wanted), d.c.status == "delivered")
+        .group_by(d.c.alert_id)
+        .having(func.count() == len(wanted))
+    )
     stmt = (
-        select(a.c.alert_id, a.c.kind, a.c.issuer, a.c.subject, a.c.message, a.c.created_at,
-               d.c.channel, d.c.status, d.c.attempts, d.c.last_error)
+        select(
+            a.c.alert_id,
+            a.c.kind,
+            a.c.issuer,
+            a.c.subject,
+            a.c.message,
+            a.c.created_at,
+            d.c.channel,
+            d.c.status,
+            d.c.attempts,
+            d.c.last_error,
+        )
         .select_from(a.outerjoin(d, (d.c.alert_id == a.c.alert_id) & d.c.channel.in_(wanted)))
         .where(a.c.alert_id.not_in(done))
         .order_by(a.c.created_at, a.c.alert_id)
@@ -61,8 +86,12 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
     attempts: dict[tuple[str, str], tuple[str, int, str]] = {}
     alerts: dict[str, PendingDelivery] = {}
     for r in conn.execute(stmt):
-        alerts.setdefault(r.alert_id, PendingDelivery(
-            r.alert_id, "", r.kind, r.issuer, r.subject, r.message, r.created_at, 0, ""))
+        alerts.setdefault(
+            r.alert_id,
+            PendingDelivery(
+                r.alert_id, "", r.kind, r.issuer, r.subject, r.message, r.created_at, 0, ""
+            ),
+        )
         if r.channel is not None:
             attempts[(r.alert_id, r.channel)] = (r.status, r.attempts, r.last_error)
     pending = []
@@ -74,15 +103,25 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
     return pending
 
 
-def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool,
-                  error: str = "") -> None:
+def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error: str = "") -> None:
     """Record one delivery attempt of an alert on a channel."""
     now = utcnow()
     stmt = insert(conn, alert_deliveries).values(
-        alert_id=alert_id, channel=channel, status="delivered" if ok else "failed",
-        attempts=1, last_error="" if ok else error, delivered_at=now if ok else None)
-    conn.execute(stmt.on_conflict_do_update(
-        index_elements=["alert_id", "channel"],
-        set_={"status": stmt.excluded.status, "last_error": stmt.excluded.last_error,
-              "delivered_at": stmt.excluded.delivered_at,
-              "attempts": alert_deliveries.c.attempts + 1}))
+        alert_id=alert_id,
+        channel=channel,
+        status="delivered" if ok else "failed",
+        attempts=1,
+        last_error="" if ok else error,
+        delivered_at=now if ok else None,
+    )
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["alert_id", "channel"],
+            set_={
+                "status": stmt.excluded.status,
+                "last_error": stmt.excluded.last_error,
+                "delivered_at": stmt.excluded.delivered_at,
+                "attempts": alert_deliveries.c.attempts + 1,
+            },
+        )
+    )

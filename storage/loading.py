@@ -32,8 +32,19 @@ from tasks.models import (
 
 FactKey = tuple[str, date | None, date, str]
 # Columns that make two reports of the same key "the same report".
-_FACT_DETAIL = ("value", "unit", "scale", "decimals", "origin", "file", "locator",
-                "row_label", "column_label", "raw_text", "flags")
+_FACT_DETAIL = (
+    "value",
+    "unit",
+    "scale",
+    "decimals",
+    "origin",
+    "file",
+    "locator",
+    "row_label",
+    "column_label",
+    "raw_text",
+    "flags",
+)
 
 
 def load_document(
@@ -58,21 +69,34 @@ def load_document(
         now = utcnow()
         reported_on = _lock_document(conn, document_id, now)
         inserted, updated, unchanged = _upsert_facts(conn, document_id, facts, reported_on, now)
-        n_val = _replace(conn, validation_results, document_id,
-                         [_validation_row(v, run_id, now) for v in validations])
+        n_val = _replace(
+            conn,
+            validation_results,
+            document_id,
+            [_validation_row(v, run_id, now) for v in validations],
+        )
         n_guid = _replace(conn, schema.guidance, document_id, _guidance_rows(guidance, now))
-        n_div = _replace(conn, schema.dividends, document_id,
-                         [_dividend_row(d, now) for d in dividends])
-        conn.execute(update(documents).where(documents.c.document_id == document_id).values(
-            status=status.value, status_reason=_reason(quarantine, validations),
-            updated_at=now))
+        n_div = _replace(
+            conn, schema.dividends, document_id, [_dividend_row(d, now) for d in dividends]
+        )
+        conn.execute(
+            update(documents)
+            .where(documents.c.document_id == document_id)
+            .values(
+                status=status.value, status_reason=_reason(quarantine, validations), updated_at=now
+            )
+        )
     return LoadCounts(inserted, updated, unchanged, n_val, n_guid, n_div, status)
 
 
 def _lock_document(conn: Connection, document_id: str, now: datetime) -> date:
     """Write-lock the document's row first: PostgreSQL locks the row, SQLite the database."""
-    stmt = (update(documents).where(documents.c.document_id == document_id)
-            .values(updated_at=now).returning(documents.c.published_on))
+    stmt = (
+        update(documents)
+        .where(documents.c.document_id == document_id)
+        .values(updated_at=now)
+        .returning(documents.c.published_on)
+    )
     published_on = conn.execute(stmt).scalar_one_or_none()
     if published_on is None:
         raise UnknownDocumentError(f"unknown document {document_id!r}: record it first")
@@ -82,13 +106,15 @@ def _lock_document(conn: Connection, document_id: str, now: datetime) -> date:
 def _reason(quarantine: bool, validations: Sequence[ValidationResult]) -> str:
     if not quarantine:
         return ""
-    failed = sorted({v.expectation for v in validations
-                     if not v.success and v.severity == "critical"})
+    failed = sorted(
+        {v.expectation for v in validations if not v.success and v.severity == "critical"}
+    )
     return "failed: " + ", ".join(failed) if failed else "quarantined"
 
 
-def _upsert_facts(conn: Connection, document_id: str, items: Sequence[Fact],
-                  reported_on: date, now: datetime) -> tuple[int, int, int]:
+def _upsert_facts(
+    conn: Connection, document_id: str, items: Sequence[Fact], reported_on: date, now: datetime
+) -> tuple[int, int, int]:
     """Insert new keys, update keys whose details changed; returns the three counts."""
     existing = _existing_facts(conn, document_id)
     new: list[Row] = []
@@ -116,22 +142,38 @@ def _existing_facts(conn: Connection, document_id: str) -> dict[FactKey, dict[st
     key_cols = (t.c.metric, t.c.period_start, t.c.period_end, t.c.basis)
     detail = [t.c[c] for c in _FACT_DETAIL]
     stmt = select(t.c.fact_id, *key_cols, *detail).where(t.c.document_id == document_id)
-    return {(r.metric, r.period_start, r.period_end, r.basis): dict(r._mapping)
-            for r in conn.execute(stmt)}
+    return {
+        (r.metric, r.period_start, r.period_end, r.basis): dict(r._mapping)
+        for r in conn.execute(stmt)
+    }
 
 
 def _provenance(p: Provenance) -> Row:
-    return {"file": p.document, "locator": p.locator, "row_label": p.row_label,
-            "column_label": p.column, "raw_text": p.raw_text}
+    return {
+        "file": p.document,
+        "locator": p.locator,
+        "row_label": p.row_label,
+        "column_label": p.column,
+        "raw_text": p.raw_text,
+    }
 
 
 def _fact_row(fact: Fact, document_id: str, reported_on: date, now: datetime) -> Row:
     return {
-        "document_id": document_id, "metric": fact.metric, "period_start": fact.period_start,
-        "period_end": fact.period_end, "basis": fact.basis, "value": to_exact(fact.value),
-        "unit": fact.unit, "scale": fact.scale, "decimals": fact.decimals,
-        "origin": fact.origin, **_provenance(fact.provenance),
-        "flags": json.dumps(list(fact.flags)), "reported_on": reported_on, "loaded_at": now,
+        "document_id": document_id,
+        "metric": fact.metric,
+        "period_start": fact.period_start,
+        "period_end": fact.period_end,
+        "basis": fact.basis,
+        "value": to_exact(fact.value),
+        "unit": fact.unit,
+        "scale": fact.scale,
+        "decimals": fact.decimals,
+        "origin": fact.origin,
+        **_provenance(fact.provenance),
+        "flags": json.dumps(list(fact.flags)),
+        "reported_on": reported_on,
+        "loaded_at": now,
     }
 
 
@@ -144,9 +186,16 @@ def _replace(conn: Connection, table: Table, document_id: str, rows: list[Row]) 
 
 
 def _validation_row(v: ValidationResult, run_id: str | None, now: datetime) -> Row:
-    return {"suite": v.suite, "expectation": v.expectation, "success": v.success,
-            "severity": v.severity, "observed": v.observed, "details": v.details,
-            "run_id": run_id, "validated_at": now}
+    return {
+        "suite": v.suite,
+        "expectation": v.expectation,
+        "success": v.success,
+        "severity": v.severity,
+        "observed": v.observed,
+        "details": v.details,
+        "run_id": run_id,
+        "validated_at": now,
+    }
 
 
 def _guidance_rows(items: Sequence[Guidance], now: datetime) -> list[Row]:
@@ -165,20 +214,33 @@ def _amount(value: Any) -> Any:
 
 def _guidance_row(g: Guidance, now: datetime) -> Row:
     return {
-        "metric": g.metric, "period_start": g.period_start, "period_end": g.period_end,
-        "low": _amount(g.low), "high": _amount(g.high), "unit": g.unit,
-        "issued_on": g.issued_on, "growth_low_pct": _amount(g.growth_low_pct),
-        "growth_high_pct": _amount(g.growth_high_pct), "is_numeric": g.numeric,
-        **_provenance(g.provenance), "loaded_at": now,
+        "metric": g.metric,
+        "period_start": g.period_start,
+        "period_end": g.period_end,
+        "low": _amount(g.low),
+        "high": _amount(g.high),
+        "unit": g.unit,
+        "issued_on": g.issued_on,
+        "growth_low_pct": _amount(g.growth_low_pct),
+        "growth_high_pct": _amount(g.growth_high_pct),
+        "is_numeric": g.numeric,
+        **_provenance(g.provenance),
+        "loaded_at": now,
     }
 
 
 def _dividend_row(d: Dividend, now: datetime) -> Row:
     return {
-        "currency": d.currency, "per_share": _amount(d.per_share),
-        "per_ads": _amount(d.per_ads), "period_start": d.period_start,
-        "period_end": d.period_end, "record_date": d.record_date, "ex_date": d.ex_date,
-        "payment_date": d.payment_date, **_provenance(d.provenance), "loaded_at": now,
+        "currency": d.currency,
+        "per_share": _amount(d.per_share),
+        "per_ads": _amount(d.per_ads),
+        "period_start": d.period_start,
+        "period_end": d.period_end,
+        "record_date": d.record_date,
+        "ex_date": d.ex_date,
+        "payment_date": d.payment_date,
+        **_provenance(d.provenance),
+        "loaded_at": now,
     }
 
 
@@ -187,9 +249,18 @@ def document_facts(conn: Connection, document_id: str) -> list[Fact]:
     t = schema.facts
     stmt = select(t).where(t.c.document_id == document_id).order_by(t.c.fact_id)
     return [
-        Fact(metric=r.metric, period_start=r.period_start, period_end=r.period_end,
-             value=r.value, unit=r.unit, scale=r.scale, decimals=r.decimals,
-             provenance=Provenance(r.file, r.locator, r.row_label, r.column_label, r.raw_text),
-             basis=r.basis, origin=r.origin, flags=tuple(json.loads(r.flags)))
+        Fact(
+            metric=r.metric,
+            period_start=r.period_start,
+            period_end=r.period_end,
+            value=r.value,
+            unit=r.unit,
+            scale=r.scale,
+            decimals=r.decimals,
+            provenance=Provenance(r.file, r.locator, r.row_label, r.column_label, r.raw_text),
+            basis=r.basis,
+            origin=r.origin,
+            flags=tuple(json.loads(r.flags)),
+        )
         for r in conn.execute(stmt)
     ]

@@ -50,7 +50,10 @@ __all__ = [
 
 # A document left at extracted/validated by a crash is picked up again: loading is idempotent.
 _TO_PROCESS = (
-    Status.FETCHED.value, Status.EXTRACTED.value, Status.VALIDATED.value, Status.FAILED.value,
+    Status.FETCHED.value,
+    Status.EXTRACTED.value,
+    Status.VALIDATED.value,
+    Status.FAILED.value,
 )
 
 
@@ -65,13 +68,18 @@ def upsert_issuers(conn: Connection, items: Iterable[Issuer]) -> None:
             | (issuers.c.cik != stmt.excluded.cik)
             | (issuers.c.hkex_code != stmt.excluded.hkex_code)
         )
-        conn.execute(stmt.on_conflict_do_update(index_elements=["ticker"], set_=changed,
-                                                where=differs))
+        conn.execute(
+            stmt.on_conflict_do_update(index_elements=["ticker"], set_=changed, where=differs)
+        )
 
 
 def _issuer_row(issuer: Issuer) -> Row:
-    return {"ticker": issuer.ticker, "name": issuer.name, "cik": issuer.cik,
-            "hkex_code": issuer.hkex_code}
+    return {
+        "ticker": issuer.ticker,
+        "name": issuer.name,
+        "cik": issuer.cik,
+        "hkex_code": issuer.hkex_code,
+    }
 
 
 def record_documents(conn: Connection, refs: Iterable[DocumentRef]) -> list[str]:
@@ -80,19 +88,32 @@ def record_documents(conn: Connection, refs: Iterable[DocumentRef]) -> list[str]
     rows = {ref.document_id: _document_row(ref, now) for ref in refs}
     created: set[str] = set()
     for chunk in chunks(list(rows.values())):
-        stmt = (insert(conn, documents).values(chunk).on_conflict_do_nothing()
-                .returning(documents.c.document_id))
+        stmt = (
+            insert(conn, documents)
+            .values(chunk)
+            .on_conflict_do_nothing()
+            .returning(documents.c.document_id)
+        )
         created.update(conn.execute(stmt).scalars())
     return [doc_id for doc_id in rows if doc_id in created]
 
 
 def _document_row(ref: DocumentRef, now: Any) -> Row:
     return {
-        "document_id": ref.document_id, "source": ref.source, "source_id": ref.source_id,
-        "issuer": ref.issuer, "form": ref.form, "title": ref.title,
-        "published_at": ref.published_at, "published_on": ref.published_at.date(),
-        "url": ref.url, "kind": None, "status": Status.FETCHED.value, "status_reason": "",
-        "first_seen_at": now, "updated_at": now,
+        "document_id": ref.document_id,
+        "source": ref.source,
+        "source_id": ref.source_id,
+        "issuer": ref.issuer,
+        "form": ref.form,
+        "title": ref.title,
+        "published_at": ref.published_at,
+        "published_on": ref.published_at.date(),
+        "url": ref.url,
+        "kind": None,
+        "status": Status.FETCHED.value,
+        "status_reason": "",
+        "first_seen_at": now,
+        "updated_at": now,
     }
 
 
@@ -105,8 +126,11 @@ def known_document_ids(conn: Connection, issuer: str, source: str) -> set[str]:
 
 
 def _update_document(conn: Connection, document_id: str, **values: Any) -> None:
-    stmt = (update(documents).where(documents.c.document_id == document_id)
-            .values(updated_at=utcnow(), **values))
+    stmt = (
+        update(documents)
+        .where(documents.c.document_id == document_id)
+        .values(updated_at=utcnow(), **values)
+    )
     if conn.execute(stmt).rowcount == 0:
         raise UnknownDocumentError(f"unknown document {document_id!r}")
 
@@ -147,19 +171,37 @@ def documents_to_process(
 def record_files(conn: Connection, document_id: str, files: Iterable[StoredFile]) -> None:
     """Record a document's fetched files; a re-fetch with new content updates the row."""
     now = utcnow()
-    rows = list({f.name: {"document_id": document_id, "name": f.name, "url": f.url,
-                          "sha256": f.sha256, "size": f.size, "doc_type": f.doc_type,
-                          "fetched_at": now} for f in files}.values())
+    rows = list(
+        {
+            f.name: {
+                "document_id": document_id,
+                "name": f.name,
+                "url": f.url,
+                "sha256": f.sha256,
+                "size": f.size,
+                "doc_type": f.doc_type,
+                "fetched_at": now,
+            }
+            for f in files
+        }.values()
+    )
     t = schema.document_files
     for chunk in chunks(rows):
         stmt = insert(conn, t).values(chunk)
         cols = ("url", "sha256", "size", "doc_type", "fetched_at")
-        differs = ((t.c.sha256 != stmt.excluded.sha256) | (t.c.url != stmt.excluded.url)
-                   | (t.c.size != stmt.excluded.size)
-                   | (t.c.doc_type != stmt.excluded.doc_type))
-        conn.execute(stmt.on_conflict_do_update(
-            index_elements=["document_id", "name"],
-            set_={c: stmt.excluded[c] for c in cols}, where=differs))
+        differs = (
+            (t.c.sha256 != stmt.excluded.sha256)
+            | (t.c.url != stmt.excluded.url)
+            | (t.c.size != stmt.excluded.size)
+            | (t.c.doc_type != stmt.excluded.doc_type)
+        )
+        conn.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["document_id", "name"],
+                set_={c: stmt.excluded[c] for c in cols},
+                where=differs,
+            )
+        )
 
 
 def get_document(conn: Connection, document_id: str) -> DocumentRef:
@@ -177,29 +219,41 @@ def get_document(conn: Connection, document_id: str) -> DocumentRef:
 def document_files(conn: Connection, document_id: str) -> list[StoredFile]:
     """The fetched files of a document, by name."""
     t = schema.document_files
-    stmt = (select(t.c.name, t.c.url, t.c.sha256, t.c.size, t.c.doc_type)
-            .where(t.c.document_id == document_id).order_by(t.c.name))
+    stmt = (
+        select(t.c.name, t.c.url, t.c.sha256, t.c.size, t.c.doc_type)
+        .where(t.c.document_id == document_id)
+        .order_by(t.c.name)
+    )
     return [StoredFile(*row) for row in conn.execute(stmt)]
 
 
 def start_run(conn: Connection, flow_run_id: str | None) -> str:
     """Record the start of a pipeline run; returns its run_id."""
     run_id = uuid.uuid4().hex
-    conn.execute(runs.insert().values(run_id=run_id, flow_run_id=flow_run_id,
-                                      started_at=utcnow(), status="running", summary="{}"))
+    conn.execute(
+        runs.insert().values(
+            run_id=run_id,
+            flow_run_id=flow_run_id,
+            started_at=utcnow(),
+            status="running",
+            summary="{}",
+        )
+    )
     return run_id
 
 
 def finish_run(conn: Connection, run_id: str, status: str, summary: dict[str, Any]) -> None:
     """Record how a run ended; ``summary`` is stored as JSON (Decimal and dates as text)."""
     text = json.dumps(summary, sort_keys=True, default=str)
-    stmt = (update(runs).where(runs.c.run_id == run_id)
-            .values(finished_at=utcnow(), status=status, summary=text))
+    stmt = (
+        update(runs)
+        .where(runs.c.run_id == run_id)
+        .values(finished_at=utcnow(), status=status, summary=text)
+    )
     if conn.execute(stmt).rowcount == 0:
         raise LookupError(f"unknown run {run_id!r}")
 
 
 def table_counts(conn: Connection) -> dict[str, int]:
     """Row count of every warehouse table (to check that a rerun changes nothing)."""
-    return {t.name: conn.execute(select(func.count()).select_from(t)).scalar_one()
-            for t in TABLES}
+    return {t.name: conn.execute(select(func.count()).select_from(t)).scalar_one() for t in TABLES}

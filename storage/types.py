@@ -47,7 +47,8 @@ class ExactDecimal(TypeDecorator[Decimal]):
         if value is None:
             return None
         exact = to_exact(value)
-        return format(exact, "f") if dialect.name == "sqlite" else exact
+        # Canonical text on SQLite ("48132618000", "13.24"): what a SQL user expects to read.
+        return format(exact.normalize(), "f") if dialect.name == "sqlite" else exact
 
     def process_result_value(self, value: Any, dialect: Dialect) -> Decimal | None:
         if value is None:

@@ -62,10 +62,7 @@ def _facts_latest(dialect: str) -> str:
     # PostgreSQL needs one type for a recursive column; a bare CAST on SQLite would turn the
     # exact decimal TEXT into a float.
     num = "CAST({} AS NUMERIC)" if dialect == "postgresql" else "{}"
-    keep = (
-        "(n.decimals < c.decimals AND n.unit = c.unit "
-        "AND ABS(n.value - c.value) <= s.half_unit)"
-    )
+    keep = "(n.decimals < c.decimals AND n.unit = c.unit AND ABS(n.value - c.value) <= s.half_unit)"
 
     def pick(column: str) -> str:
         return f"CASE WHEN {keep} THEN c.{column} ELSE n.{column} END"
@@ -175,34 +172,59 @@ def _view(name: str, *columns: Column[Any]) -> Table:
 
 FACTS_LATEST = _view(
     "facts_latest",
-    Column("issuer", Text), Column("metric", Text),
+    Column("issuer", Text),
+    Column("metric", Text),
     *(Column(c, Date) for c in _PERIOD),
-    Column("unit", Text), Column("value", ExactDecimal), Column("source_document_id", Text),
+    Column("unit", Text),
+    Column("value", ExactDecimal),
+    Column("source_document_id", Text),
 )
 FACTS_HISTORY = _view(
     "facts_history",
-    Column("issuer", Text), Column("metric", Text),
+    Column("issuer", Text),
+    Column("metric", Text),
     *(Column(c, Date) for c in _PERIOD),
-    Column("unit", Text), Column("value", ExactDecimal), Column("source_document_id", Text),
-    Column("reported_on", Date), Column("basis", Text), Column("decimals", Integer),
-    Column("scale", Integer), Column("origin", Text), Column("source", Text),
-    Column("form", Text), Column("published_at", UtcDateTime),
-    Column("document_status", Text), Column("file", Text), Column("locator", Text),
-    Column("row_label", Text), Column("column_label", Text), Column("raw_text", Text),
-    Column("flags", Text), Column("loaded_at", UtcDateTime),
+    Column("unit", Text),
+    Column("value", ExactDecimal),
+    Column("source_document_id", Text),
+    Column("reported_on", Date),
+    Column("basis", Text),
+    Column("decimals", Integer),
+    Column("scale", Integer),
+    Column("origin", Text),
+    Column("source", Text),
+    Column("form", Text),
+    Column("published_at", UtcDateTime),
+    Column("document_status", Text),
+    Column("file", Text),
+    Column("locator", Text),
+    Column("row_label", Text),
+    Column("column_label", Text),
+    Column("raw_text", Text),
+    Column("flags", Text),
+    Column("loaded_at", UtcDateTime),
 )
 ALERTS = _view(
     "alerts",
-    Column("alert_id", Text), Column("kind", Text), Column("issuer", Text),
-    Column("subject", Text), Column("message", Text),
-    Column("created_at", UtcDateTime), Column("delivered_at", UtcDateTime),
+    Column("alert_id", Text),
+    Column("kind", Text),
+    Column("issuer", Text),
+    Column("subject", Text),
+    Column("message", Text),
+    Column("created_at", UtcDateTime),
+    Column("delivered_at", UtcDateTime),
 )
 GUIDANCE_VS_ACTUAL = _view(
     "guidance_vs_actual",
-    Column("issuer", Text), Column("metric", Text),
+    Column("issuer", Text),
+    Column("metric", Text),
     *(Column(c, Date) for c in _PERIOD),
-    Column("guidance_low", ExactDecimal), Column("guidance_high", ExactDecimal),
-    Column("actual", ExactDecimal), Column("unit", Text), Column("outcome", Text),
+    Column("guidance_low", ExactDecimal),
+    Column("guidance_high", ExactDecimal),
+    Column("actual", ExactDecimal),
+    Column("unit", Text),
+    Column("outcome", Text),
     Column("variance_pct", Numeric(20, 4, asdecimal=True)),
-    Column("guidance_document_id", Text), Column("actual_document_id", Text),
+    Column("guidance_document_id", Text),
+    Column("actual_document_id", Text),
 )

@@ -6,7 +6,7 @@ from typing import Any
 
 from tasks.errors import is_retriable
 
-RETRY_DELAYS = [2, 5, 15]
+RETRY_DELAYS: list[float] = [2, 5, 15]
 
 
 def only_transient(task: Any, task_run: Any, state: Any) -> bool:

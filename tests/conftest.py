@@ -49,8 +49,9 @@ def _sqlite_database(directory: Path) -> Iterator[str]:
 
 def _postgres_database() -> Iterator[str]:
     admin_url = normalize_url(postgres_admin_url())
-    admin = make_engine(admin_url, isolation_level="AUTOCOMMIT",
-                        connect_args={"connect_timeout": 5})
+    admin = make_engine(
+        admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5}
+    )
     name = f"filings_test_{uuid.uuid4().hex[:12]}"
     try:
         try:

@@ -19,7 +19,9 @@ class TestAppleSubmissions:
 
     @pytest.fixture(scope="class")
     def parsed(self) -> tuple[list[edgar.FilingRow], list[str]]:
-        return edgar.parse_submissions(json.loads((REF / "sec_submissions_CIK0000320193.json").read_text()))
+        return edgar.parse_submissions(
+            json.loads((REF / "sec_submissions_CIK0000320193.json").read_text())
+        )
 
     def test_lists_the_paging_file(self, parsed):
         assert parsed[1] == ["CIK0000320193-submissions-001.json"]
@@ -59,10 +61,15 @@ class TestJpmIndexPage:
         return edgar.parse_filing_index(html, ARCHIVES)
 
     def test_primary_document_link_loses_the_ixbrl_viewer_prefix(self, files):
-        assert files[0].url == ARCHIVES + "/Archives/edgar/data/19617/000001961726000241/jpm-20260624.htm"
+        assert (
+            files[0].url
+            == ARCHIVES + "/Archives/edgar/data/19617/000001961726000241/jpm-20260624.htm"
+        )
 
     def test_exhibit_is_typed_ex_99_1(self, files):
-        assert [f.doc_type for f in files if f.name == "jpmcpressrelease06252026.htm"] == ["EX-99.1"]
+        assert [f.doc_type for f in files if f.name == "jpmcpressrelease06252026.htm"] == [
+            "EX-99.1"
+        ]
 
     def test_wanted_files_drop_graphics(self):
         files = (
@@ -100,8 +107,14 @@ class FakeEdgar:
 
 
 def _columns(*rows):
-    keys = ["accessionNumber", "filingDate", "acceptanceDateTime", "form", "primaryDocument",
-            "primaryDocDescription"]
+    keys = [
+        "accessionNumber",
+        "filingDate",
+        "acceptanceDateTime",
+        "form",
+        "primaryDocument",
+        "primaryDocDescription",
+    ]
     return {k: [r[i] for r in rows] for i, k in enumerate(keys)}
 
 
@@ -109,17 +122,23 @@ QFIN = Issuer("QFIN", "Qifu", "0001741530", "03660")
 
 
 def test_list_filings_walks_older_pages_when_since_reaches_back():
-    recent = _columns(("0001-24-000002", "2024-08-13", "2024-08-13T06:00:00.000Z", "6-K", "a.htm", "6-K"))
-    page = _columns(("0001-24-000001", "2024-03-12", "2024-03-12T06:00:00.000Z", "6-K/A", "b.htm", "6-K/A"),
-                    ("0001-23-000009", "2023-03-12", "2023-03-12T06:00:00.000Z", "20-F", "c.htm", ""))
+    recent = _columns(
+        ("0001-24-000002", "2024-08-13", "2024-08-13T06:00:00.000Z", "6-K", "a.htm", "6-K")
+    )
+    page = _columns(
+        ("0001-24-000001", "2024-03-12", "2024-03-12T06:00:00.000Z", "6-K/A", "b.htm", "6-K/A"),
+        ("0001-23-000009", "2023-03-12", "2023-03-12T06:00:00.000Z", "20-F", "c.htm", ""),
+    )
     client = FakeEdgar(recent, page)
     refs = edgar.list_filings(client, QFIN, date(2024, 1, 1), ARCHIVES)
     assert [r.source_id for r in refs] == ["0001-24-000002", "0001-24-000001"]
 
 
 def test_list_filings_does_not_page_when_recent_covers_since():
-    recent = _columns(("0001-24-000002", "2024-08-13", "2024-08-13T06:00:00.000Z", "6-K", "a.htm", ""),
-                      ("0001-23-000001", "2023-06-01", "2023-06-01T06:00:00.000Z", "6-K", "b.htm", ""))
+    recent = _columns(
+        ("0001-24-000002", "2024-08-13", "2024-08-13T06:00:00.000Z", "6-K", "a.htm", ""),
+        ("0001-23-000001", "2023-06-01", "2023-06-01T06:00:00.000Z", "6-K", "b.htm", ""),
+    )
     client = FakeEdgar(recent, {})
     edgar.list_filings(client, QFIN, date(2024, 1, 1), ARCHIVES)
     assert client.pages_fetched == 0

@@ -93,7 +93,9 @@ def test_truncated_body_is_retriable(server, client):
 
 def test_if_modified_since_gets_304(server, client):
     first = client.get(_doc_url(server))
-    again = client.get(_doc_url(server), headers={"If-Modified-Since": first.headers["Last-Modified"]})
+    again = client.get(
+        _doc_url(server), headers={"If-Modified-Since": first.headers["Last-Modified"]}
+    )
     assert again.status == 304 and again.content == b""
 
 

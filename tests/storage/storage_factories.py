@@ -17,9 +17,15 @@ Q1 = (date(2024, 1, 1), date(2024, 3, 31))
 
 def ref(source_id: str, published: datetime, source: str = "sec") -> DocumentRef:
     """A listed document of QFIN."""
-    return DocumentRef(source=source, source_id=source_id, issuer="QFIN", form="6-K",
-                       title=f"results {source_id}", published_at=published,
-                       url=f"https://example.test/{source_id}")
+    return DocumentRef(
+        source=source,
+        source_id=source_id,
+        issuer="QFIN",
+        form="6-K",
+        title=f"results {source_id}",
+        published_at=published,
+        url=f"https://example.test/{source_id}",
+    )
 
 
 def at(day: int, month: int = 5, hour: int = 12) -> datetime:
@@ -27,35 +33,65 @@ def at(day: int, month: int = 5, hour: int = 12) -> datetime:
     return datetime(2024, month, day, hour, tzinfo=UTC)
 
 
-def fact(metric: str = "total_net_revenue", value: str = "4482252000", *, decimals: int = -3,
-         period: tuple[date | None, date] = Q1, origin: str = "table", basis: str = "us_gaap",
-         unit: str = "CNY", raw: str = "4,482,252") -> Fact:
+def fact(
+    metric: str = "total_net_revenue",
+    value: str = "4482252000",
+    *,
+    decimals: int = -3,
+    period: tuple[date | None, date] = Q1,
+    origin: str = "table",
+    basis: str = "us_gaap",
+    unit: str = "CNY",
+    raw: str = "4,482,252",
+) -> Fact:
     """One reported fact."""
-    return Fact(metric=metric, period_start=period[0], period_end=period[1],
-                value=Decimal(value), unit=unit, scale=3, decimals=decimals,
-                provenance=Provenance("ex99-1.htm", "table 1", metric, "Q1 2024 RMB", raw),
-                basis=basis, origin=origin)
+    return Fact(
+        metric=metric,
+        period_start=period[0],
+        period_end=period[1],
+        value=Decimal(value),
+        unit=unit,
+        scale=3,
+        decimals=decimals,
+        provenance=Provenance("ex99-1.htm", "table 1", metric, "Q1 2024 RMB", raw),
+        basis=basis,
+        origin=origin,
+    )
 
 
-def check(name: str = "balance_sheet_balances", ok: bool = True,
-          severity: str = "critical") -> ValidationResult:
+def check(
+    name: str = "balance_sheet_balances", ok: bool = True, severity: str = "critical"
+) -> ValidationResult:
     """One validation outcome."""
-    return ValidationResult(suite="statements", expectation=name, success=ok,
-                            severity=severity, observed="ok" if ok else "mismatch")
+    return ValidationResult(
+        suite="statements",
+        expectation=name,
+        success=ok,
+        severity=severity,
+        observed="ok" if ok else "mismatch",
+    )
 
 
-def outlook(low: str | None, high: str | None, issued: date = date(2024, 3, 1),
-            period: tuple[date, date] = Q1) -> Guidance:
+def outlook(
+    low: str | None,
+    high: str | None,
+    issued: date = date(2024, 3, 1),
+    period: tuple[date, date] = Q1,
+) -> Guidance:
     """Revenue guidance for a quarter."""
-    return Guidance(metric="total_net_revenue", period_start=period[0], period_end=period[1],
-                    low=None if low is None else Decimal(low),
-                    high=None if high is None else Decimal(high), unit="CNY",
-                    issued_on=issued,
-                    provenance=Provenance("ex99-1.htm", "paragraph 40", "", "", "outlook"))
+    return Guidance(
+        metric="total_net_revenue",
+        period_start=period[0],
+        period_end=period[1],
+        low=None if low is None else Decimal(low),
+        high=None if high is None else Decimal(high),
+        unit="CNY",
+        issued_on=issued,
+        provenance=Provenance("ex99-1.htm", "paragraph 40", "", "", "outlook"),
+    )
 
 
-def add_document(engine: Engine, source_id: str, published: datetime,
-                 source: str = "sec") -> str:
+def add_document(engine: Engine, source_id: str, published: datetime, source: str = "sec") -> str:
     """Record QFIN and one document; returns its id."""
     with engine.begin() as conn:
         repo.upsert_issuers(conn, [QFIN])
@@ -63,8 +99,9 @@ def add_document(engine: Engine, source_id: str, published: datetime,
     return f"{source}:{source_id}"
 
 
-def load(engine: Engine, source_id: str, published: datetime, *facts: Fact,
-         quarantine: bool = False) -> str:
+def load(
+    engine: Engine, source_id: str, published: datetime, *facts: Fact, quarantine: bool = False
+) -> str:
     """Record a document and load facts into it; returns its id."""
     doc_id = add_document(engine, source_id, published)
     repo.load_document(engine, doc_id, list(facts), [check()], quarantine=quarantine)

@@ -16,8 +16,14 @@ CHANNELS = ("email", "slack")
 
 
 def _alert(key: str, kind: str = "data_quality", doc: str | None = None) -> repo.NewAlert:
-    return repo.NewAlert(kind=kind, issuer="QFIN", subject=f"subject {key}",
-                         message=f"message {key}", dedup_key=key, document_id=doc)
+    return repo.NewAlert(
+        kind=kind,
+        issuer="QFIN",
+        subject=f"subject {key}",
+        message=f"message {key}",
+        dedup_key=key,
+        document_id=doc,
+    )
 
 
 def _view(engine: Engine) -> dict[str, object]:
@@ -47,7 +53,9 @@ def test_delivery_fields_and_retries(engine: Engine) -> None:
         [alert_id] = repo.add_alerts(conn, [_alert("k1")])
         pending = repo.pending_deliveries(conn, CHANNELS)
         assert [(p.alert_id, p.channel, p.attempts) for p in pending] == [
-            (alert_id, "email", 0), (alert_id, "slack", 0)]
+            (alert_id, "email", 0),
+            (alert_id, "slack", 0),
+        ]
         assert pending[0].subject == "subject k1" and pending[0].kind == "data_quality"
         repo.mark_delivery(conn, alert_id, "email", ok=False, error="SMTP 451")
         repo.mark_delivery(conn, alert_id, "slack", ok=True)
@@ -58,8 +66,13 @@ def test_delivery_fields_and_retries(engine: Engine) -> None:
         repo.mark_delivery(conn, alert_id, "email", ok=True)
         assert repo.pending_deliveries(conn, CHANNELS) == []
         assert [p.channel for p in repo.pending_deliveries(conn, ["webhook"])] == ["webhook"]
-        rows = conn.execute(select(alert_deliveries.c.channel, alert_deliveries.c.attempts,
-                                   alert_deliveries.c.delivered_at)).all()
+        rows = conn.execute(
+            select(
+                alert_deliveries.c.channel,
+                alert_deliveries.c.attempts,
+                alert_deliveries.c.delivered_at,
+            )
+        ).all()
     delivered = _view(engine)[alert_id]
     assert delivered is not None and delivered == max(r.delivered_at for r in rows)
     assert sorted((r.channel, r.attempts) for r in rows) == [("email", 2), ("slack", 1)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from sqlalchemy import Engine, select
@@ -23,21 +24,31 @@ FACTS = [
     fact("eps_diluted_per_ads", "13.24", decimals=2, unit="CNY/ADS"),
     fact("income_tax_expense", "-35251000"),
 ]
-DIVIDEND = Dividend(currency="USD", per_share=None, per_ads=None, period_start=None,
-                    period_end=date(2023, 12, 31), record_date=date(2024, 4, 10),
-                    ex_date=None, payment_date=date(2024, 4, 30),
-                    provenance=Provenance("ex99-1.htm", "paragraph 50", "", "", "US$0.27"))
+DIVIDEND = Dividend(
+    currency="USD",
+    per_share=None,
+    per_ads=None,
+    period_start=None,
+    period_end=date(2023, 12, 31),
+    record_date=date(2024, 4, 10),
+    ex_date=None,
+    payment_date=date(2024, 4, 30),
+    provenance=Provenance("ex99-1.htm", "paragraph 50", "", "", "US$0.27"),
+)
 
 
 def _load(engine: Engine, doc: str, items: list, **kwargs: object) -> repo.LoadCounts:
-    return repo.load_document(engine, doc, items, [check(), check("totals_add_up")],
-                              quarantine=False, **kwargs)  # type: ignore[arg-type]
+    return repo.load_document(
+        engine, doc, items, [check(), check("totals_add_up")], quarantine=False, **kwargs
+    )  # type: ignore[arg-type]
 
 
 def test_load_twice_inserts_nothing_the_second_time(engine: Engine) -> None:
     doc = add_document(engine, "a", at(1))
-    extras = {"guidance": [outlook("4100000000", "4300000000")],
-              "dividends": [replace(DIVIDEND, per_ads=__import__("decimal").Decimal("0.27"))]}
+    extras = {
+        "guidance": [outlook("4100000000", "4300000000")],
+        "dividends": [replace(DIVIDEND, per_ads=__import__("decimal").Decimal("0.27"))],
+    }
     first = _load(engine, doc, FACTS, **extras)
     with engine.connect() as conn:
         counts = repo.table_counts(conn)
@@ -69,19 +80,29 @@ def test_a_corrected_extraction_updates_the_same_documents_fact(engine: Engine) 
     assert (counts.facts_inserted, counts.facts_updated, counts.facts_unchanged) == (1, 1, 0)
     with engine.connect() as conn:
         values = sorted(f.value for f in repo.document_facts(conn, doc))
-    assert [str(v) for v in values] == ["1.000000", "4482253000.000000"]
+    assert values == [Decimal("1"), Decimal("4482253000")]
 
 
 def test_validations_guidance_and_dividends_replace_the_previous_ones(engine: Engine) -> None:
     doc = add_document(engine, "a", at(1))
-    repo.load_document(engine, doc, FACTS, [check(), check("x"), check("y")], quarantine=False,
-                       guidance=[outlook("1", "2"), outlook("3", "4")], dividends=[DIVIDEND])
-    repo.load_document(engine, doc, FACTS, [check("x", ok=False)], quarantine=True,
-                       run_id="run-2")
+    repo.load_document(
+        engine,
+        doc,
+        FACTS,
+        [check(), check("x"), check("y")],
+        quarantine=False,
+        guidance=[outlook("1", "2"), outlook("3", "4")],
+        dividends=[DIVIDEND],
+    )
+    repo.load_document(engine, doc, FACTS, [check("x", ok=False)], quarantine=True, run_id="run-2")
     with engine.connect() as conn:
-        rows = conn.execute(select(validation_results.c.expectation,
-                                   validation_results.c.success,
-                                   validation_results.c.run_id)).all()
+        rows = conn.execute(
+            select(
+                validation_results.c.expectation,
+                validation_results.c.success,
+                validation_results.c.run_id,
+            )
+        ).all()
         kept_guidance = conn.execute(select(guidance.c.low)).scalars().all()
         doc_row = conn.execute(select(documents.c.status, documents.c.status_reason)).one()
         assert conn.execute(select(dividends)).all() == []
@@ -97,11 +118,12 @@ def test_guidance_keeps_one_row_per_metric_and_period(engine: Engine) -> None:
     with engine.connect() as conn:
         stored = conn.execute(select(guidance.c.low, guidance.c.is_numeric)).all()
     assert counts.guidance == 1
-    assert [(str(low), numeric) for low, numeric in stored] == [("4100000000.000000", True)]
+    assert [(Decimal(low), numeric) for low, numeric in stored] == [(Decimal("4100000000"), True)]
 
 
-def _race(engines: list[Engine], doc: str,
-          items: list) -> tuple[list[repo.LoadCounts], list[BaseException]]:
+def _race(
+    engines: list[Engine], doc: str, items: list
+) -> tuple[list[repo.LoadCounts], list[BaseException]]:
     """Start one load_document per engine at the same moment."""
     barrier = threading.Barrier(len(engines))
     results: list[repo.LoadCounts] = []
@@ -126,8 +148,7 @@ def _race(engines: list[Engine], doc: str,
 
 # Without facts nothing else makes the second load wait: only the document lock does.
 @pytest.mark.parametrize("items", [FACTS, []], ids=["facts", "no-facts"])
-def test_concurrent_loads_of_one_document_leave_one_set_of_rows(db_url: str,
-                                                                items: list) -> None:
+def test_concurrent_loads_of_one_document_leave_one_set_of_rows(db_url: str, items: list) -> None:
     engines = [make_engine(db_url) for _ in range(2)]
     try:
         for round_ in range(5):
@@ -141,7 +162,10 @@ def test_concurrent_loads_of_one_document_leave_one_set_of_rows(db_url: str,
         for e in engines:
             e.dispose()
     assert (counts["facts"], counts["validation_results"], counts["guidance"]) == (
-        5 * len(items), 10, 5)
+        5 * len(items),
+        10,
+        5,
+    )
 
 
 def test_an_open_reader_does_not_block_a_load(engine: Engine) -> None:

@@ -19,13 +19,30 @@ from storage.views import VIEW_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_COLUMNS = {
-    "facts_latest": ["issuer", "metric", "period_start", "period_end", "unit", "value",
-                     "source_document_id"],
-    "alerts": ["alert_id", "kind", "issuer", "subject", "message", "created_at",
-               "delivered_at"],
-    "guidance_vs_actual": ["issuer", "metric", "period_start", "period_end", "guidance_low",
-                           "guidance_high", "actual", "unit", "outcome", "variance_pct",
-                           "guidance_document_id", "actual_document_id"],
+    "facts_latest": [
+        "issuer",
+        "metric",
+        "period_start",
+        "period_end",
+        "unit",
+        "value",
+        "source_document_id",
+    ],
+    "alerts": ["alert_id", "kind", "issuer", "subject", "message", "created_at", "delivered_at"],
+    "guidance_vs_actual": [
+        "issuer",
+        "metric",
+        "period_start",
+        "period_end",
+        "guidance_low",
+        "guidance_high",
+        "actual",
+        "unit",
+        "outcome",
+        "variance_pct",
+        "guidance_document_id",
+        "actual_document_id",
+    ],
 }
 
 
@@ -70,7 +87,12 @@ def _alembic(db_url: str, *args: str) -> str:
     env = {**os.environ, "FILINGS_DATABASE_URL": db_url}
     done = subprocess.run(
         [sys.executable, "-m", "alembic", "-c", str(ROOT / "storage" / "alembic.ini"), *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout

@@ -32,8 +32,10 @@ def test_record_documents_returns_only_new_ids(engine: Engine) -> None:
         repo.upsert_issuers(conn, [QFIN])
         assert repo.record_documents(conn, [first, first]) == ["sec:0001104659-24-032436"]
         assert repo.record_documents(conn, [first, second]) == ["sec:0001104659-24-061234"]
-        assert repo.known_document_ids(conn, "QFIN", "sec") == {first.document_id,
-                                                               second.document_id}
+        assert repo.known_document_ids(conn, "QFIN", "sec") == {
+            first.document_id,
+            second.document_id,
+        }
         assert repo.known_document_ids(conn, "QFIN", "hkex") == set()
         assert repo.document_status(conn, first.document_id) is Status.FETCHED
 
@@ -100,8 +102,9 @@ def test_runs_record_start_and_summary(engine: Engine) -> None:
     assert row.finished_at >= row.started_at
 
 
-@pytest.mark.parametrize("value", ["48132618000", "13.24", "-35251000", "0.000001",
-                                   "9999999999999999999999.999999"])
+@pytest.mark.parametrize(
+    "value", ["48132618000", "13.24", "-35251000", "0.000001", "9999999999999999999999.999999"]
+)
 def test_amounts_round_trip_exactly(engine: Engine, value: str) -> None:
     doc = load(engine, "a", at(1), fact(value=value))
     with engine.connect() as conn:
@@ -126,10 +129,20 @@ def test_floats_and_inexact_amounts_are_refused(engine: Engine) -> None:
 def test_null_period_start_still_unique(engine: Engine) -> None:
     instant = (None, date(2024, 3, 31))
     doc = load(engine, "a", at(1), fact("total_assets", "48132618000", period=instant))
-    row = {"document_id": doc, "metric": "total_assets", "period_start": None,
-           "period_end": date(2024, 3, 31), "basis": "us_gaap", "value": Decimal(1),
-           "unit": "CNY", "scale": 3, "decimals": -3, "origin": "table",
-           "reported_on": date(2024, 5, 1), "loaded_at": at(1)}
+    row = {
+        "document_id": doc,
+        "metric": "total_assets",
+        "period_start": None,
+        "period_end": date(2024, 3, 31),
+        "basis": "us_gaap",
+        "value": Decimal(1),
+        "unit": "CNY",
+        "scale": 3,
+        "decimals": -3,
+        "origin": "table",
+        "reported_on": date(2024, 5, 1),
+        "loaded_at": at(1),
+    }
     with pytest.raises(IntegrityError), engine.begin() as conn:
         conn.execute(insert(facts).values(row))
     with engine.begin() as conn:  # a duration fact of the same metric and end is distinct

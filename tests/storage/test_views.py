@@ -17,8 +17,9 @@ NARRATIVE_RESTATES = fact(value="4490000000", decimals=-5, origin="narrative")  
 
 
 def _latest(engine: Engine, metric: str = "total_net_revenue") -> list[tuple]:
-    stmt = (select(FACTS_LATEST.c.value, FACTS_LATEST.c.source_document_id)
-            .where(FACTS_LATEST.c.metric == metric))
+    stmt = select(FACTS_LATEST.c.value, FACTS_LATEST.c.source_document_id).where(
+        FACTS_LATEST.c.metric == metric
+    )
     with engine.connect() as conn:
         return [tuple(r) for r in conn.execute(stmt)]
 
@@ -78,12 +79,17 @@ def test_only_us_gaap_figures_are_latest(engine: Engine) -> None:
 
 def test_instants_and_periods_are_separate_rows(engine: Engine) -> None:
     instant = (None, date(2024, 3, 31))
-    doc = load(engine, "a", at(1), fact("total_assets", "48132618000", period=instant),
-               fact("total_assets", "1", period=Q1))
+    doc = load(
+        engine,
+        "a",
+        at(1),
+        fact("total_assets", "48132618000", period=instant),
+        fact("total_assets", "1", period=Q1),
+    )
     load(engine, "b", at(2), fact("total_assets", "48132617000", period=instant))
-    stmt = (select(FACTS_LATEST.c.period_start, FACTS_LATEST.c.value,
-                   FACTS_LATEST.c.source_document_id)
-            .order_by(FACTS_LATEST.c.period_start))
+    stmt = select(
+        FACTS_LATEST.c.period_start, FACTS_LATEST.c.value, FACTS_LATEST.c.source_document_id
+    ).order_by(FACTS_LATEST.c.period_start)
     with engine.connect() as conn:
         rows = {(r.period_start, r.value, r.source_document_id) for r in conn.execute(stmt)}
     assert rows == {(None, Decimal("48132617000"), "sec:b"), (Q1[0], Decimal(1), doc)}
@@ -92,45 +98,59 @@ def test_instants_and_periods_are_separate_rows(engine: Engine) -> None:
 def test_history_keeps_every_report_with_its_date(engine: Engine) -> None:
     load(engine, "a", at(1), TABLE)
     load(engine, "b", at(2), NARRATIVE_AGREES)
-    stmt = (select(FACTS_HISTORY.c.value, FACTS_HISTORY.c.reported_on,
-                   FACTS_HISTORY.c.decimals, FACTS_HISTORY.c.issuer)
-            .order_by(FACTS_HISTORY.c.reported_on))
+    stmt = select(
+        FACTS_HISTORY.c.value,
+        FACTS_HISTORY.c.reported_on,
+        FACTS_HISTORY.c.decimals,
+        FACTS_HISTORY.c.issuer,
+    ).order_by(FACTS_HISTORY.c.reported_on)
     with engine.connect() as conn:
         rows = [tuple(r) for r in conn.execute(stmt)]
-    assert rows == [(Decimal("4482252000"), date(2024, 5, 1), -3, "QFIN"),
-                    (Decimal("4482300000"), date(2024, 5, 2), -5, "QFIN")]
+    assert rows == [
+        (Decimal("4482252000"), date(2024, 5, 1), -3, "QFIN"),
+        (Decimal("4482300000"), date(2024, 5, 2), -5, "QFIN"),
+    ]
     assert all(isinstance(r[0], Decimal) for r in rows)
 
 
 def test_plain_sql_reads_the_same_rows(engine: Engine) -> None:
     load(engine, "a", at(1), TABLE, fact("eps_diluted_per_ads", "13.24", decimals=2))
     with engine.connect() as conn:
-        rows = conn.execute(text(
-            "SELECT metric, value FROM facts_latest ORDER BY metric")).all()
+        rows = conn.execute(text("SELECT metric, value FROM facts_latest ORDER BY metric")).all()
     assert [(m, Decimal(str(v))) for m, v in rows] == [
-        ("eps_diluted_per_ads", Decimal("13.24")), ("total_net_revenue", Decimal("4482252000"))]
+        ("eps_diluted_per_ads", Decimal("13.24")),
+        ("total_net_revenue", Decimal("4482252000")),
+    ]
 
 
 def _guidance(engine: Engine) -> list[tuple]:
     g = GUIDANCE_VS_ACTUAL.c
-    stmt = select(g.guidance_low, g.guidance_high, g.actual, g.outcome, g.variance_pct,
-                  g.guidance_document_id, g.actual_document_id)
+    stmt = select(
+        g.guidance_low,
+        g.guidance_high,
+        g.actual,
+        g.outcome,
+        g.variance_pct,
+        g.guidance_document_id,
+        g.actual_document_id,
+    )
     with engine.connect() as conn:
         return [tuple(r) for r in conn.execute(stmt)]
 
 
-def _guide(engine: Engine, source_id: str, day: int, low: str, high: str,
-           issued: date) -> str:
+def _guide(engine: Engine, source_id: str, day: int, low: str, high: str, issued: date) -> str:
     doc = add_document(engine, source_id, at(day, month=3))
-    repo.load_document(engine, doc, [], [check()], quarantine=False,
-                       guidance=[outlook(low, high, issued=issued)])
+    repo.load_document(
+        engine, doc, [], [check()], quarantine=False, guidance=[outlook(low, high, issued=issued)]
+    )
     return doc
 
 
 def test_guidance_is_pending_until_the_actual_is_reported(engine: Engine) -> None:
     guide = _guide(engine, "g", 1, "4100000000", "4300000000", date(2024, 3, 1))
-    assert _guidance(engine) == [(Decimal("4100000000"), Decimal("4300000000"), None,
-                                  "pending", None, guide, None)]
+    assert _guidance(engine) == [
+        (Decimal("4100000000"), Decimal("4300000000"), None, "pending", None, guide, None)
+    ]
 
 
 def test_guidance_outcome_and_variance_use_the_latest_guidance(engine: Engine) -> None:
@@ -139,8 +159,13 @@ def test_guidance_outcome_and_variance_use_the_latest_guidance(engine: Engine) -
     actual = load(engine, "a", at(1), TABLE)
     [(low, high, value, outcome, variance, g_doc, a_doc)] = _guidance(engine)
     assert (low, high, value, outcome, g_doc, a_doc) == (
-        Decimal("4100000000"), Decimal("4300000000"), Decimal("4482252000"), "above", guide,
-        actual)
+        Decimal("4100000000"),
+        Decimal("4300000000"),
+        Decimal("4482252000"),
+        "above",
+        guide,
+        actual,
+    )
     # (4,482,252,000 - 4,200,000,000) / 4,200,000,000 * 100 = 6.7203...
     assert abs(Decimal(variance) - Decimal("6.7203")) < Decimal("0.0001")
 
