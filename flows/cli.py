@@ -59,7 +59,7 @@ def _source(mode: SourceMode, settings: Settings) -> Iterator[None]:
 
 
 def _fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False)
+    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(code=1)
 
 
