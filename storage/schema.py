@@ -96,6 +96,13 @@ documents = Table(
     Column("status_reason", Text, nullable=False, server_default=""),
     Column("first_seen_at", UtcDateTime, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
+    # 0002: source metadata (HKEx t1/t2 categories, revisions, cancellations, 6-K/A links)
+    # and the disclosure a document belongs to (one results release on both sources).
+    Column("category", Text, nullable=False, server_default=""),
+    Column("is_cancelled", Boolean, nullable=False, server_default=text("false")),
+    Column("headline_revised", Boolean, nullable=False, server_default=text("false")),
+    Column("amends_document_id", Text),
+    Column("disclosure_id", Text, index=True),
     UniqueConstraint("source", "source_id"),
     CheckConstraint(_in("status", DOCUMENT_STATUSES), name="status"),
     Index("ix_documents_issuer_source", "issuer", "source"),
@@ -217,6 +224,7 @@ alert_events = Table(
         index=True,
     ),
     Column("created_at", UtcDateTime, nullable=False),
+    Column("details", Text, nullable=False, server_default="{}"),  # 0002: JSON of the finding
     CheckConstraint(_in("kind", ALERT_KINDS), name="kind"),
 )
 
@@ -246,6 +254,43 @@ runs = Table(
     Column("finished_at", UtcDateTime),
     Column("status", Text, nullable=False),
     Column("summary", Text, nullable=False, server_default="{}"),  # JSON object
+)
+
+# 0002: per-source state: a throttle pause (SEC's 10-minute block) and the listing cursor, so a
+# no-op run asks each source one question per issuer. scope is an issuer ticker or "*".
+source_state = Table(
+    "source_state",
+    metadata,
+    Column("source", Text, primary_key=True),
+    Column("scope", Text, primary_key=True),
+    Column("paused_until", UtcDateTime),
+    Column("pause_reason", Text, nullable=False, server_default=""),
+    Column("cursor", Text, nullable=False, server_default=""),  # e.g. newest listed date
+    Column("last_success_at", UtcDateTime),
+    Column("updated_at", UtcDateTime, nullable=False),
+)
+
+# 0002: HTTP validators of revalidated pages (If-Modified-Since / ETag); Archives documents are
+# immutable and never refetched, so they need no entry here.
+http_cache = Table(
+    "http_cache",
+    metadata,
+    Column("url", Text, primary_key=True),
+    Column("etag", Text, nullable=False, server_default=""),
+    Column("last_modified", Text, nullable=False, server_default=""),
+    Column("sha256", Text, nullable=False),
+    Column("fetched_at", UtcDateTime, nullable=False),
+)
+
+# 0002: who released a quarantined document into facts_latest, and when.
+releases = Table(
+    "releases",
+    metadata,
+    Column("release_id", SurrogateKey, primary_key=True, autoincrement=True),
+    _document_fk(),
+    Column("released_by", Text, nullable=False),
+    Column("released_at", UtcDateTime, nullable=False),
+    Column("reason", Text, nullable=False, server_default=""),
 )
 
 TABLES: tuple[Table, ...] = tuple(metadata.sorted_tables)
