@@ -24,6 +24,7 @@ run: $(STAMP)
 
 ## The whole test suite (PostgreSQL tests skip when no server is reachable, except in CI).
 test: $(STAMP)
+	@mkdir -p data/prefect-test
 	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
