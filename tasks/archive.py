@@ -17,7 +17,12 @@ from tasks.errors import NotFoundError
 
 
 class RawArchive:
-    """Content-addressed store: ``objects/<sha[:2]>/<sha>`` plus ``meta/<sha>.json``."""
+    """Content-addressed store: ``objects/<sha[:2]>/<sha>`` plus ``meta/<sha>.json``.
+
+    ``urls/<sha256 of the URL>`` names the object last fetched from a URL, so an immutable
+    document (an EDGAR Archives file, an HKEx PDF) is never downloaded twice, even when a run
+    died before the warehouse recorded it.
+    """
 
     def __init__(self, root: str) -> None:
         self._fs, self._root = fsspec.core.url_to_fs(root)
@@ -47,7 +52,27 @@ class RawArchive:
             self._fs.makedirs(f"{self._root}/meta", exist_ok=True)
             with self._fs.open(f"{self._root}/meta/{sha}.json", "w") as handle:
                 json.dump(meta, handle, indent=1, sort_keys=True)
+        self._remember(url, sha)
         return sha
+
+    def _url_key(self, url: str) -> str:
+        return f"{self._root}/urls/{hashlib.sha256(url.encode()).hexdigest()}"
+
+    def _remember(self, url: str, sha: str) -> None:
+        if not url:
+            return
+        self._fs.makedirs(f"{self._root}/urls", exist_ok=True)
+        with self._fs.open(self._url_key(url), "w") as handle:
+            handle.write(sha)
+
+    def lookup(self, url: str) -> str | None:
+        """The sha256 of the object stored for ``url``, if it is still in the archive."""
+        try:
+            with self._fs.open(self._url_key(url), "r") as handle:
+                sha = str(handle.read()).strip()
+        except FileNotFoundError:
+            return None
+        return sha if sha and self.has(sha) else None
 
     def has(self, sha: str) -> bool:
         """True when the object is stored."""

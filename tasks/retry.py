@@ -1,4 +1,8 @@
-"""Retry policy shared by the Prefect task wrappers: retry only what can succeed later."""
+"""Retry policy shared by the Prefect task wrappers: retry only what can succeed later.
+
+429, 5xx, timeouts and truncated bodies back off (growing delays with jitter); SEC's rate-limit
+block (RateLimitedError) and not-found are never retried: retrying inside the block extends it.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from typing import Any
 from tasks.errors import is_retriable
 
 RETRY_DELAYS: list[float] = [2, 5, 15]
+# Each delay varies by up to this factor, so clients that failed together do not retry together.
+RETRY_JITTER = 0.5
 
 
 def only_transient(task: Any, task_run: Any, state: Any) -> bool:

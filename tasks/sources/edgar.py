@@ -19,6 +19,7 @@ from tasks import urls
 from tasks.errors import ParseError
 from tasks.http import HttpClient, Response
 from tasks.models import DocumentRef, Issuer, SourceFile
+from tasks.sources.listing import Listed, Listing, from_iso, iso
 
 EASTERN = ZoneInfo("America/New_York")
 RESULTS_FORMS = ("6-K", "6-K/A")
@@ -35,6 +36,16 @@ class FilingRow:
     accepted_at: datetime
     primary_document: str
     description: str
+    report_date: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SubmissionsPage:
+    """One ``filings.files[]`` entry: an older-filings page and the dates it spans."""
+
+    name: str
+    filing_from: date | None = None
+    filing_to: date | None = None
 
 
 class EdgarClient(Protocol):
@@ -46,7 +57,7 @@ class EdgarClient(Protocol):
 
     def filing_index(self, cik: str, accession: str) -> str: ...
 
-    def fetch(self, url: str) -> Response: ...
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response: ...
 
 
 def parse_accepted(value: str) -> datetime:
@@ -68,15 +79,28 @@ def parse_submissions(data: Mapping[str, Any]) -> tuple[list[FilingRow], list[st
     return list(_rows(columns)), pages
 
 
+def parse_pages(data: Mapping[str, Any]) -> list[SubmissionsPage]:
+    """The ``filings.files[]`` entries of a submissions body, with their date spans."""
+    filings = data.get("filings")
+    entries = filings.get("files", []) if isinstance(filings, Mapping) else []
+    return [
+        SubmissionsPage(str(e["name"]), from_iso(e.get("filingFrom")), from_iso(e.get("filingTo")))
+        for e in entries
+    ]
+
+
 def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[FilingRow]:
-    descriptions = columns.get("primaryDocDescription") or [""] * len(columns["accessionNumber"])
-    for acc, filed, accepted, form, primary, desc in zip(
+    count = len(columns["accessionNumber"])
+    descriptions = columns.get("primaryDocDescription") or [""] * count
+    report_dates = columns.get("reportDate") or [""] * count
+    for acc, filed, accepted, form, primary, desc, reported in zip(
         columns["accessionNumber"],
         columns["filingDate"],
         columns["acceptanceDateTime"],
         columns["form"],
         columns["primaryDocument"],
         descriptions,
+        report_dates,
         strict=True,
     ):
         yield FilingRow(
@@ -86,6 +110,7 @@ def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[FilingRow]:
             accepted_at=parse_accepted(accepted),
             primary_document=primary,
             description=desc or "",
+            report_date=from_iso(reported),
         )
 
 
@@ -137,22 +162,92 @@ def filing_ref(issuer: Issuer, row: FilingRow, archives_url: str) -> DocumentRef
 
 
 def list_filings(
-    client: EdgarClient, issuer: Issuer, since: date, archives_url: str
+    client: EdgarClient,
+    issuer: Issuer,
+    since: date,
+    archives_url: str,
+    covered_from: date | None = None,
 ) -> list[DocumentRef]:
-    """The issuer's 6-K and 6-K/A filings on or after ``since``, walking older pages as needed."""
-    rows, pages = parse_submissions(client.submissions(issuer.cik))
-    for name in pages:
-        if rows and min(r.filing_date for r in rows) < since:
-            break  # everything older than `since` is not wanted: stop paging
-        more, _ = parse_submissions(client.submissions_page(name))
-        rows.extend(more)
-    seen: set[str] = set()
-    refs = []
+    """The issuer's 6-K and 6-K/A filings on or after ``since`` (see :func:`list_edgar`)."""
+    cursor = {"covered_from": iso(covered_from)} if covered_from else {}
+    return list_edgar(client, issuer, since, archives_url, cursor).refs
+
+
+def list_edgar(
+    client: EdgarClient,
+    issuer: Issuer,
+    since: date,
+    archives_url: str,
+    cursor: Mapping[str, Any],
+    extra: Sequence[FilingRow] = (),
+) -> Listing:
+    """One submissions request, plus older pages only for dates no earlier run covered.
+
+    New filings always appear in ``recent``, so once a run has listed everything back to
+    ``since`` (the cursor's ``covered_from``) later runs never page. ``extra`` rows (from the
+    latest-filings feed) fill in what the JSON does not show yet; the caller diffs by accession.
+    """
+    body = client.submissions(issuer.cik)
+    rows, _ = parse_submissions(body)
+    covered = from_iso(cursor.get("covered_from"))
+    if covered is None or covered > since:
+        rows.extend(_older_rows(client, parse_pages(body), rows, since))
+    known = {r.accession for r in rows}
+    rows.extend(r for r in extra if r.accession not in known)
+    wanted = _unique(r for r in rows if r.form in RESULTS_FORMS and r.filing_date >= since)
+    amends = amendment_links(rows)
+    items = tuple(
+        Listed(
+            ref=filing_ref(issuer, row, archives_url),
+            amends=f"sec:{amends[row.accession]}" if row.accession in amends else "",
+        )
+        for row in wanted
+    )
+    newest = max((r.filing_date for r in rows), default=None)
+    start = min(since, covered) if covered else since
+    return Listing(items, {"covered_from": iso(start), "newest": iso(newest)})
+
+
+def _older_rows(
+    client: EdgarClient, pages: Sequence[SubmissionsPage], rows: Sequence[FilingRow], since: date
+) -> list[FilingRow]:
+    older: list[FilingRow] = []
+    oldest = min((r.filing_date for r in rows), default=None)
+    for page in pages:
+        if page.filing_to is not None and page.filing_to < since:
+            continue  # the page's dates say it holds nothing wanted
+        if page.filing_to is None and oldest is not None and oldest < since:
+            break  # undated pages run backwards: once past `since`, stop
+        more, _ = parse_submissions(client.submissions_page(page.name))
+        older.extend(more)
+        oldest = min((r.filing_date for r in more), default=oldest)
+    return older
+
+
+def _unique(rows: Iterator[FilingRow]) -> list[FilingRow]:
+    seen: dict[str, FilingRow] = {}
     for row in rows:
-        if row.form in RESULTS_FORMS and row.filing_date >= since and row.accession not in seen:
-            seen.add(row.accession)
-            refs.append(filing_ref(issuer, row, archives_url))
-    return refs
+        seen.setdefault(row.accession, row)
+    return sorted(seen.values(), key=lambda r: (r.accepted_at, r.accession))
+
+
+def amendment_links(rows: Sequence[FilingRow]) -> dict[str, str]:
+    """Accession of each 6-K/A -> accession of the 6-K it amends.
+
+    EDGAR does not say which filing an amendment amends. We take the latest earlier 6-K with the
+    same report date, else the latest earlier 6-K.
+    """
+    originals = sorted((r for r in rows if r.form == "6-K"), key=lambda r: r.accepted_at)
+    links: dict[str, str] = {}
+    for row in rows:
+        if row.form != "6-K/A":
+            continue
+        earlier = [o for o in originals if o.accepted_at < row.accepted_at]
+        same = [o for o in earlier if row.report_date and o.report_date == row.report_date]
+        chosen = (same or earlier)[-1:]
+        if chosen:
+            links[row.accession] = chosen[0].accession
+    return links
 
 
 class HttpEdgarClient:
@@ -162,6 +257,7 @@ class HttpEdgarClient:
         self._http = http
         self._data_url = data_url
         self.archives_url = archives_url
+        self._feed: bytes | None = None
 
     def submissions(self, cik: str) -> Mapping[str, Any]:
         """The submissions JSON of one company."""
@@ -175,9 +271,15 @@ class HttpEdgarClient:
         """The ``-index.htm`` page of one filing."""
         return self._http.get(urls.sec_filing_index(self.archives_url, cik, accession)).text()
 
-    def fetch(self, url: str) -> Response:
-        """One Archives file."""
-        return self._http.get(url)
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
+        """One Archives file (``headers`` for a conditional request)."""
+        return self._http.get(url, headers)
+
+    def latest_feed(self) -> bytes:
+        """The "latest filings" Atom feed of 6-Ks (asked once per client, i.e. once per run)."""
+        if self._feed is None:
+            self._feed = self._http.get(urls.sec_latest_filings_atom(self.archives_url)).content
+        return self._feed
 
 
 def _json(response: Response) -> Mapping[str, Any]:

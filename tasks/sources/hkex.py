@@ -19,6 +19,7 @@ from tasks import urls
 from tasks.errors import NotFoundError, ParseError
 from tasks.http import HttpClient, Response
 from tasks.models import DocumentRef, Issuer, SourceFile
+from tasks.sources.listing import Listed, Listing, from_iso, iso
 
 HONG_KONG = ZoneInfo("Asia/Hong_Kong")
 PAGE_ROWS = 100
@@ -36,6 +37,7 @@ CATEGORY_CODES = {
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _REVISED = re.compile(r"^\(Headlines? Revised\)\s*", re.IGNORECASE)
 _CANCELLED = re.compile(r"^\(Cancell?ed[^)]*\)\s*", re.IGNORECASE)
+_JSONP = re.compile(r"^[^(]*\((.*)\)\s*;?\s*$", re.DOTALL)
 
 
 class HkexClient(Protocol):
@@ -43,11 +45,13 @@ class HkexClient(Protocol):
 
     def active_stocks(self) -> Sequence[Mapping[str, Any]]: ...
 
+    def prefix_search(self, code: str) -> Sequence[Mapping[str, Any]]: ...
+
     def title_search(
         self, stock_id: int, start: date, end: date, row_range: int
     ) -> Mapping[str, Any]: ...
 
-    def fetch(self, url: str) -> Response: ...
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response: ...
 
 
 def clean(text: str) -> str:
@@ -61,6 +65,28 @@ def find_stock_id(stocks: Sequence[Mapping[str, Any]], code: str) -> int:
         if str(stock.get("c", "")).zfill(5) == code.zfill(5):
             return int(stock["i"])
     raise NotFoundError(f"HKEx stock code {code} is not in the active stock list")
+
+
+def parse_prefix(body: str) -> list[Mapping[str, Any]]:
+    """The ``stockInfo`` rows of a ``prefix.do`` JSONP answer."""
+    match = _JSONP.match(body.strip())
+    try:
+        data = json.loads(match.group(1) if match else body)
+    except ValueError:
+        raise ParseError("HKEx prefix.do answer is not JSONP") from None
+    return list(data.get("stockInfo", [])) if isinstance(data, Mapping) else []
+
+
+def resolve_stock_id(client: HkexClient, code: str) -> int:
+    """The stockId of ``code``: the active stock list, else ``prefix.do`` with an exact match."""
+    try:
+        return find_stock_id(client.active_stocks(), code)
+    except NotFoundError:
+        hits = client.prefix_search(code)
+    for hit in hits:
+        if str(hit.get("code", "")).zfill(5) == code.zfill(5):
+            return int(hit["stockId"])
+    raise NotFoundError(f"HKEx stock code {code} is unknown to HKEXnews: check the issuers file")
 
 
 def parse_envelope(body: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], bool]:
@@ -101,10 +127,31 @@ def category(row: Mapping[str, Any]) -> str:
     return "other"
 
 
+def category_codes(row: Mapping[str, Any]) -> str:
+    """The row's "t1/t2" category codes, e.g. "10000/13300" (t1 may be unknown)."""
+    return f"{row.get('T1_CODE') or ''}/{category(row)}"
+
+
+def _flagged(row: Mapping[str, Any], pattern: re.Pattern[str]) -> bool:
+    fields = ("TITLE", "LONG_TEXT", "SHORT_TEXT")
+    return any(pattern.match(clean(str(row.get(f, "")))) for f in fields)
+
+
+def is_revised(row: Mapping[str, Any]) -> bool:
+    """HKEXnews marks a corrected headline "(Headlines Revised)"."""
+    return _flagged(row, _REVISED)
+
+
+def row_title(row: Mapping[str, Any]) -> str:
+    """The headline without the revision/cancellation markers."""
+    title = clean(str(row.get("TITLE", "")))
+    return _CANCELLED.sub("", _REVISED.sub("", title))
+
+
 def row_ref(issuer: Issuer, row: Mapping[str, Any], hkex_url: str) -> DocumentRef:
     """The document record of one title-search row."""
     link = str(row["FILE_LINK"])
-    title = clean(str(row.get("TITLE", "")))
+    title = row_title(row)
     published = datetime.strptime(str(row["DATE_TIME"]), "%d/%m/%Y %H:%M")
     url = urls.hkex_document(hkex_url, link)
     return DocumentRef(
@@ -125,7 +172,7 @@ def row_ref(issuer: Issuer, row: Mapping[str, Any], hkex_url: str) -> DocumentRe
 
 def is_cancelled(row: Mapping[str, Any]) -> bool:
     """Cancelled announcements are kept but marked, never extracted."""
-    return bool(_CANCELLED.match(clean(str(row.get("TITLE", "")))))
+    return _flagged(row, _CANCELLED)
 
 
 def wanted(row: Mapping[str, Any], language: str) -> bool:
@@ -150,14 +197,44 @@ def list_announcements(
     client: HkexClient, issuer: Issuer, since: date, until: date, hkex_url: str, language: str
 ) -> list[DocumentRef]:
     """The issuer's announcements published between ``since`` and ``until`` (inclusive)."""
-    stock_id = find_stock_id(client.active_stocks(), issuer.hkex_code)
-    refs: dict[str, DocumentRef] = {}
-    for start, end in windows(since, until):
-        for row in search_window(client, stock_id, start, end):
+    return list_hkex(client, issuer, since, until, hkex_url, language, {}).refs
+
+
+def list_hkex(
+    client: HkexClient,
+    issuer: Issuer,
+    since: date,
+    until: date,
+    hkex_url: str,
+    language: str,
+    cursor: Mapping[str, Any],
+    overlap_days: int = 7,
+) -> Listing:
+    """Title-search the issuer from ``since`` (or, once covered, the cursor minus an overlap).
+
+    The overlap re-lists the last days so late postings, revised headlines and cancellations
+    are seen; the stockId is kept in the cursor so a no-op run asks one question.
+    """
+    stock_id = int(cursor.get("stock_id") or resolve_stock_id(client, issuer.hkex_code))
+    covered, searched = from_iso(cursor.get("covered_from")), from_iso(cursor.get("searched_to"))
+    start = since
+    if covered is not None and searched is not None and covered <= since:
+        start = max(since, min(searched, until) - timedelta(days=overlap_days))
+    items: dict[str, Listed] = {}
+    for begin, end in windows(start, until):
+        for row in search_window(client, stock_id, begin, end):
             if wanted(row, language):
                 ref = row_ref(issuer, row, hkex_url)
-                refs[ref.source_id] = ref
-    return sorted(refs.values(), key=lambda r: r.published_at)
+                items[ref.source_id] = Listed(
+                    ref, category_codes(row), is_cancelled(row), is_revised(row)
+                )
+    ordered = tuple(sorted(items.values(), key=lambda i: (i.ref.published_at, i.ref.source_id)))
+    new_cursor = {
+        "stock_id": str(stock_id),
+        "covered_from": iso(min(since, covered) if covered else since),
+        "searched_to": iso(until),
+    }
+    return Listing(ordered, new_cursor)
 
 
 class HttpHkexClient:
@@ -174,6 +251,10 @@ class HttpHkexClient:
             raise ParseError("HKEx active stock list is not a JSON array")
         return data
 
+    def prefix_search(self, code: str) -> Sequence[Mapping[str, Any]]:
+        """``prefix.do`` rows for a code (a prefix search: match the code exactly)."""
+        return parse_prefix(self._http.get(urls.hkex_prefix_search(self.hkex_url, code)).text())
+
     def title_search(
         self, stock_id: int, start: date, end: date, row_range: int
     ) -> Mapping[str, Any]:
@@ -184,9 +265,9 @@ class HttpHkexClient:
             raise ParseError("HKEx title search answer is not a JSON object")
         return data
 
-    def fetch(self, url: str) -> Response:
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
         """One announcement file."""
-        return self._http.get(url)
+        return self._http.get(url, headers)
 
 
 def _json(response: Response) -> Any:

@@ -2,7 +2,10 @@
 
 ``filings run --source replay`` and the tests point the production clients at it through the
 base-URL settings, so the same client code runs against it as against the real sites. It keeps
-a request log and can inject faults (status codes, dropped connections, truncated bodies).
+a request log and can inject faults (status codes, dropped connections, truncated bodies,
+stalls past the client's timeout). With ``sec_rate_limit`` it enforces SEC's fair-access rule
+like SEC does: past N requests in one second it answers 403 "Request Rate Threshold Exceeded"
+to every SEC request for ``block_seconds`` (on the server's clock, which tests may replace).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from tasks.sources.replay_throttle import SEC_PREFIXES, SecThrottle
+
 LAST_MODIFIED = formatdate(1_710_000_000, usegmt=True)
 NO_SUCH_KEY = b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code></Error>'
 ACCESS_DENIED = b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code></Error>'
@@ -30,12 +35,14 @@ RATE_BLOCK = (
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """One HTTP answer (or a fault: ``drop`` closes the socket, ``truncate`` cuts the body)."""
+    """One HTTP answer (or a fault: ``drop`` closes the socket, ``truncate`` cuts the body,
+    ``stall`` waits ``delay`` seconds before answering)."""
 
     status: int
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
     fault: str = ""
+    delay: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +52,7 @@ class LoggedRequest:
     at: float
     path: str
     status: int
+    fault: str = ""  # the injected fault it was answered with, if any
 
 
 class ReplayArchive:
@@ -178,11 +186,18 @@ def _archive_file(path: Path, headers: dict[str, str]) -> Answer:
 class ReplayServer:
     """Serves a :class:`ReplayArchive` on 127.0.0.1; use as a context manager."""
 
-    def __init__(self, root: Path, port: int = 0) -> None:
+    def __init__(
+        self,
+        root: Path,
+        port: int = 0,
+        sec_rate_limit: int | None = None,
+        block_seconds: float = 600.0,
+    ) -> None:
         self.archive = ReplayArchive(root)
         self.log: list[LoggedRequest] = []
         self._faults: list[tuple[str, list[Answer]]] = []
         self._lock = threading.Lock()
+        self.throttle = SecThrottle(sec_rate_limit, block_seconds) if sec_rate_limit else None
         self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
@@ -201,17 +216,24 @@ class ReplayServer:
             self._faults.append((path_contains, list(answers)))
 
     def next_fault(self, path: str) -> Answer | None:
-        """Pop the first queued fault matching ``path``."""
+        """Pop the first queued fault matching ``path`` (or the SEC block, when throttling)."""
         with self._lock:
+            if self.throttle and path.startswith(SEC_PREFIXES) and not self.throttle.admit():
+                return Answer(403, RATE_BLOCK, {"Content-Type": "text/html"})
             for needle, answers in self._faults:
                 if needle in path and answers:
                     return answers.pop(0)
         return None
 
-    def record(self, path: str, status: int) -> None:
+    def requests(self, path_contains: str = "") -> list[LoggedRequest]:
+        """Logged requests whose path contains ``path_contains``."""
+        with self._lock:
+            return [r for r in self.log if path_contains in r.path]
+
+    def record(self, path: str, status: int, fault: str = "") -> None:
         """Append to the request log."""
         with self._lock:
-            self.log.append(LoggedRequest(at=time.monotonic(), path=path, status=status))
+            self.log.append(LoggedRequest(time.monotonic(), path, status, fault))
 
     def __enter__(self) -> ReplayServer:
         self._thread.start()
@@ -233,10 +255,12 @@ def _handler_for(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
             answer = server.next_fault(self.path) or server.archive.answer(
                 split.path, query, headers
             )
-            server.record(self.path, answer.status)
+            server.record(self.path, answer.status, answer.fault)
             self._send(answer)
 
         def _send(self, answer: Answer) -> None:
+            if answer.fault == "stall":
+                time.sleep(answer.delay)
             if answer.fault == "drop":
                 self.close_connection = True
                 self.connection.close()

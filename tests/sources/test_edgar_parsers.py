@@ -131,7 +131,7 @@ def test_list_filings_walks_older_pages_when_since_reaches_back():
     )
     client = FakeEdgar(recent, page)
     refs = edgar.list_filings(client, QFIN, date(2024, 1, 1), ARCHIVES)
-    assert [r.source_id for r in refs] == ["0001-24-000002", "0001-24-000001"]
+    assert [r.source_id for r in refs] == ["0001-24-000001", "0001-24-000002"]  # oldest first
 
 
 def test_list_filings_does_not_page_when_recent_covers_since():
