@@ -14,7 +14,11 @@ from prefect.cache_policies import NO_CACHE
 from tasks.errors import ConfigError, ParseError
 from tasks.models import DocKind, Extraction, StoredFile, select_stored_facts
 from tasks.parsers.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
+from tasks.parsers.checks import reconcile
 from tasks.parsers.classify import classify, usd_rate
+from tasks.parsers.dividends import extract_dividends
+from tasks.parsers.narrative import extract_narrative
+from tasks.parsers.outlook import extract_guidance
 from tasks.parsers.statements import extract_statements
 from tasks.parsers.tables import ParsedDocument
 from tasks.parsers.text import parse_text
@@ -34,16 +38,28 @@ def load_catalog(ticker: str) -> LabelCatalog:
 
 
 def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction:
-    """Read one file's statement tables into facts, with what could not be used."""
+    """Read one file: statement tables, narrative figures, outlook and dividends.
+
+    Nothing read is dropped silently: rows no metric maps to and refused figures are listed in
+    ``unmapped``, disagreements in ``warnings``.
+    """
     doc = parse_document(name, content)
     result = extract_statements(doc, catalog, name)
+    kind = classify(doc.text, bool(result.facts))
+    running = doc.prose or doc.text
+    narrative = extract_narrative(running, catalog, name)
+    facts, disagreements = reconcile(list(result.facts), list(narrative.facts), name)
+    outlook = extract_guidance(running, catalog, name)
+    dividends = extract_dividends(doc.text if kind is DocKind.DIVIDEND_FORM else running, name)
     return Extraction(
         document=name,
-        kind=classify(doc.text, bool(result.facts)),
-        facts=result.facts,
-        unmapped=result.unmapped,
+        kind=kind,
+        facts=tuple(facts),
+        guidance=outlook.guidance,
+        dividends=dividends,
+        unmapped=result.unmapped + narrative.refused,
         usd_rate=usd_rate(doc.text),
-        warnings=result.warnings,
+        warnings=result.warnings + narrative.warnings + tuple(disagreements) + outlook.warnings,
     )
 
 
@@ -86,6 +102,8 @@ def extract_document(
         document=document_id,
         kind=kind,
         facts=tuple(select_stored_facts([fact for p in parts for fact in p.facts])),
+        guidance=tuple(dict.fromkeys(g for p in parts for g in p.guidance)),
+        dividends=tuple(dict.fromkeys(d for p in parts for d in p.dividends)),
         unmapped=tuple(row for p in parts for row in p.unmapped),
         usd_rate=next((p.usd_rate for p in parts if p.usd_rate is not None), None),
         warnings=tuple(w for p in parts for w in p.warnings),

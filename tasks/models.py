@@ -147,6 +147,7 @@ class Dividend:
     ex_date: date | None
     payment_date: date | None
     provenance: Provenance
+    ads_payment_date: date | None = None  # ADS holders are paid a few days later (not stored)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,12 +38,25 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True)
+class Phrase:
+    """Words that open a narrative clause about one metric."""
+
+    metric: str
+    words: str  # as written in the catalog; matched case-insensitively
+    context: str | None = None  # metric whose clause must come first in the section
+    figure_first: bool = False  # "{n}" in ``words`` marks where the figure stands
+
+
+@dataclass(frozen=True, slots=True)
 class LabelCatalog:
     """Everything needed to turn one issuer's statement rows into metrics."""
 
     issuer: str
     sections: tuple[Section, ...]
     metrics: dict[str, MetricDef]
+    phrases: tuple[Phrase, ...] = ()
+    guidance: tuple[tuple[str, str], ...] = ()  # (words, metric), longest words first
+    call_metric: str = "net_income"  # metric of a "guidance on the call" record
 
 
 def normalize_label(text: str) -> str:
@@ -68,7 +81,38 @@ def load_catalog_file(path: Path, metrics: dict[str, MetricDef] | None = None) -
     sections = tuple(
         _section(name, body, known, path) for name, body in data.get("sections", {}).items()
     )
-    return LabelCatalog(str(data.get("issuer", path.stem.upper())), sections, known)
+    narrative = data.get("narrative", {})
+    phrases = _phrases(narrative, known, path)
+    outlook = dict(narrative.get("guidance", {}))
+    call_metric = str(outlook.pop("call_metric", "net_income"))
+    guidance = _guidance(outlook, known, path)
+    issuer = str(data.get("issuer", path.stem.upper()))
+    return LabelCatalog(issuer, sections, known, phrases, guidance, call_metric)
+
+
+def _guidance(body: dict, known: dict[str, MetricDef], path: Path) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for metric, spellings in body.items():
+        if metric not in known:
+            raise ConfigError(f"label catalog {path}: unknown metric {metric!r} in guidance")
+        pairs += [(str(words), metric) for words in spellings]
+    return tuple(sorted(pairs, key=lambda p: -len(p[0])))
+
+
+def _phrases(body: dict, known: dict[str, MetricDef], path: Path) -> tuple[Phrase, ...]:
+    out: list[Phrase] = []
+    for table, first in (("phrases", False), ("figure_first", True)):
+        for metric, spellings in body.get(table, {}).items():
+            if metric not in known:
+                raise ConfigError(f"label catalog {path}: unknown metric {metric!r} in {table}")
+            for spelling in spellings:
+                context, _, words = spelling.rpartition(" > ")
+                if context and context not in known:
+                    raise ConfigError(f"label catalog {path}: unknown context {context!r}")
+                if first and "{n}" not in words:
+                    raise ConfigError(f"label catalog {path}: {words!r} lacks the {{n}} mark")
+                out.append(Phrase(metric, words, context or None, first))
+    return tuple(out)
 
 
 def _section(name: str, body: dict, known: dict[str, MetricDef], path: Path) -> Section:

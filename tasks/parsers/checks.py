@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from tasks.models import Fact
 
@@ -37,3 +37,32 @@ def settle(
             continue
         out.append(fact)
     return out, warnings
+
+
+def reconcile(
+    table: list[Fact], narrative: list[Fact], document: str
+) -> tuple[list[Fact], list[str]]:
+    """Table facts plus the narrative facts no table states.
+
+    A narrative figure for a key the tables hold is never stored: it is only compared with the
+    table figure rounded to its own precision, and a disagreement is a warning.
+    """
+    by_key = {f.key: f for f in table}
+    out = list(table)
+    warnings: list[str] = []
+    for fact in narrative:
+        stated = by_key.get(fact.key)
+        if stated is None:
+            out.append(fact)
+        elif rounded(stated.value, fact.decimals) != fact.value:
+            warnings.append(
+                f"{document}: narrative {fact.metric} {fact.period_end} "
+                f"{fact.provenance.raw_text!r} disagrees with the table's {stated.value}"
+            )
+    return out, warnings
+
+
+def rounded(value: Decimal, decimals: int) -> Decimal:
+    """``value`` rounded half-up to ``decimals`` (XBRL sense: -5 = to the hundred thousand)."""
+    step = Decimal(1).scaleb(-decimals)
+    return (value / step).quantize(Decimal(1), rounding=ROUND_HALF_UP) * step

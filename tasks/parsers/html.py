@@ -25,7 +25,8 @@ def parse_html(name: str, content: bytes) -> ParsedDocument:
     walker = _Walker()
     walker.walk(root)
     walker.flush()
-    return ParsedDocument(tuple(walker.tables), "\n".join(walker.all_lines))
+    text = "\n".join(walker.all_lines)
+    return ParsedDocument(tuple(walker.tables), text, "\n".join(walker.prose))
 
 
 class _Walker:
@@ -35,6 +36,7 @@ class _Walker:
         self.tables: list[RawTable] = []
         self.lines: list[str] = []
         self.all_lines: list[str] = []
+        self.prose: list[str] = []
         self.buffer: list[str] = []
 
     def flush(self) -> None:
@@ -43,6 +45,7 @@ class _Walker:
         if line:
             self.lines.append(line)
             self.all_lines.append(line)
+            self.prose.append(line)
 
     def walk(self, element: html.HtmlElement) -> None:
         tag = element.tag if isinstance(element.tag, str) else ""

@@ -4,7 +4,9 @@ Only pages that hold a statement title are parsed. The title is first looked for
 (decompressed) content stream, which costs no text interpretation; when no page's stream shows
 one (fonts with encoded glyphs), page.chars is scanned instead. Each page is released after
 use, so time and memory stay flat in the page count. Words are grouped into lines and cells by
-position; grid.align finds the columns.
+position; grid.align finds the columns. The running text (narrative, outlook, dividend form)
+is the content streams' literal strings in drawing order; only when a PDF has none (encoded
+glyphs) is pdfplumber's extract_text used, page by page.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ _TITLE = re.compile(
     re.IGNORECASE,
 )
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
-_LITERAL = re.compile(r"\(((?:[^()\\\\]|\\\\.)*)\)\s*Tj")
+_LITERAL = re.compile(r"\(((?:[^()\\]|\\.)*)\)\s*Tj")
+_ESCAPE = re.compile(r"\\([0-7]{1,3}|.)")
 _LINE_TOLERANCE = 2.0
 _WORD_GAP = 4.0
 
@@ -40,39 +43,59 @@ def parse_pdf(name: str, content: bytes) -> ParsedDocument:
     texts: list[str] = []
     try:
         with pdfplumber.open(io.BytesIO(content)) as pdf:
-            wanted, raw = _statement_pages(pdf)
+            wanted, literals = _statement_pages(pdf)
             for number, page in enumerate(pdf.pages, start=1):
                 if number in wanted:
                     tables.extend(_page_tables(number, page))
-                elif number <= 2:
-                    texts.append(page.extract_text() or "")  # cover and title, to classify
+                if not literals:
+                    # no readable content stream (encoded glyphs): the slow path, per page
+                    texts.append(page.extract_text() or "")
                 page.close()
     except (PdfminerException, PDFSyntaxError, ValueError, KeyError, TypeError) as exc:
         raise ParseError(f"{name}: unreadable PDF ({exc})") from exc
     rows = ["\t".join(r) for t in tables for r in (*((p,) for p in t.preamble), *t.rows)]
-    # raw stream strings carry the narrative (e.g. the USD rate) without text interpretation
-    return ParsedDocument(tuple(tables), "\n".join(texts + rows + _literals(raw)))
+    # stream literals carry the running text in drawing order without text interpretation
+    prose = "\n".join(literals) if literals else "\n".join(texts)
+    return ParsedDocument(tuple(tables), "\n".join([prose, *rows]), prose)
 
 
-def _statement_pages(pdf: pdfplumber.PDF) -> tuple[set[int], str]:
+def _statement_pages(pdf: pdfplumber.PDF) -> tuple[set[int], list[str]]:
+    """Pages showing a statement title, and the literal strings of every page.
+
+    Only the literals of each content stream are kept (not the stream), so memory follows the
+    document's text, not its drawing operators.
+    """
     pages = set()
-    raw = []
+    literals: list[str] = []
     for number, page in enumerate(pdf.pages, start=1):
-        raw.append(_raw_stream(page))
-        if _has_marker(raw[-1]):
+        raw = _raw_stream(page)
+        if _has_marker(raw):
             pages.add(number)
-    if pages:
-        return pages, "\n".join(raw)
+        literals += _literals(raw)
+    if pages or literals:
+        return pages, literals  # readable streams that show no statement title: none to parse
     for number, page in enumerate(pdf.pages, start=1):
         if _has_marker("".join(c["text"] for c in page.chars)):
             pages.add(number)
         page.close()
-    return pages, ""
+    return pages, []
 
 
 def _literals(raw: str) -> list[str]:
-    """The literal strings shown by Tj operators, one per drawn line."""
-    return [m.replace("\\(", "(").replace("\\)", ")") for m in _LITERAL.findall(raw)]
+    """The literal strings shown by Tj operators, one per drawn line (standard-font text)."""
+    return [_unescape(m) for m in _LITERAL.findall(raw)]
+
+
+def _unescape(literal: str) -> str:
+    """PDF string escapes (``\\(``, ``\\223``) -> text; bytes are WinAnsi (cp1252)."""
+
+    def one(match: re.Match[str]) -> str:
+        code = match[1]
+        return (
+            chr(int(code, 8)) if code[0] in "01234567" else {"n": "\n", "t": "\t"}.get(code, code)
+        )
+
+    return _ESCAPE.sub(one, literal).encode("latin-1").decode("cp1252", errors="replace")
 
 
 def _raw_stream(page: pdfplumber.page.Page) -> str:

@@ -28,7 +28,8 @@ class ParsedDocument:
     """A document reduced to its tables and its running text."""
 
     tables: tuple[RawTable, ...]
-    text: str  # all text, tables included, for classification and narrative look-ups
+    text: str  # all text, tables included, for classification and look-ups
+    prose: str = ""  # running text without the tables, in reading order (narrative, outlook)
 
 
 def make_rows(rows: list[list[str]]) -> tuple[Row, ...]:

@@ -26,7 +26,8 @@ def parse_text(text: str) -> ParsedDocument:
             preamble.append(clean_cell(line))
     if rows:
         tables.append(_table(len(tables) + 1, preamble, rows))
-    return ParsedDocument(tuple(t for t in tables if t.rows), text)
+    prose = "\n".join(line for line in text.splitlines() if "\t" not in line)
+    return ParsedDocument(tuple(t for t in tables if t.rows), text, prose)
 
 
 def _table(number: int, preamble: list[str], rows: list[list[str]]) -> RawTable:
