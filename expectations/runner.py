@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from expectations.builders import SuiteSpec, load_suite_specs
+from expectations.builders import SUITES_DIR, SuiteSpec, load_suite_specs
 from tasks.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ class Outcome:
 
 @dataclass
 class _Runtime:
+    fingerprint: tuple[tuple[str, int, int], ...]
     context: Any
     specs: list[SuiteSpec]
     validation_definitions: dict[str, list[Any]]  # frame -> definitions
@@ -46,6 +47,7 @@ class _Runtime:
 
 _LOCK = threading.RLock()  # re-entered: run_suites holds it while building the runtime
 _RUNTIME: _Runtime | None = None
+suites_dir: Path = SUITES_DIR  # where the suites are read from (tests point it elsewhere)
 
 
 def suite_specs() -> list[SuiteSpec]:
@@ -69,27 +71,44 @@ def run_suites(
         runtime = _runtime()
         site = _docs_site(runtime, data_docs_dir) if data_docs_dir else ""
         outcomes: list[Outcome] = []
+        built: list[Any] = []
         for frame_name, frame in frames.items():
-            checkpoint = _checkpoint(runtime, frame_name, site)
+            checkpoint = _checkpoint(runtime, frame_name)
             result = checkpoint.run(
-                batch_parameters={"dataframe": frame}, run_id=RunIdentifier(run_name=run_name)
+                batch_parameters={"dataframe": frame},
+                # Data Docs file keys may not hold path separators (local file names do).
+                run_id=RunIdentifier(run_name=run_name.replace("/", "_").replace("\\", "_")),
             )
-            for suite_result in result.run_results.values():
+            for identifier, suite_result in result.run_results.items():
+                built.append(identifier)
                 outcomes.extend(_outcomes(suite_result))
+        if site:
+            # One build of this document's pages: UpdateDataDocsAction on every checkpoint
+            # re-rendered the site per frame and cost several times more.
+            runtime.context.build_data_docs(site_names=[site], resource_identifiers=built)
     keys = [(s.name, e["meta"]["name"]) for s in runtime.specs for e in s.expectations]
     order = {key: i for i, key in enumerate(keys)}
     return sorted(outcomes, key=lambda o: order.get((o.suite, o.name), len(order)))
 
 
 def _runtime() -> _Runtime:
+    # A long-lived process (``filings serve``) picks up an edited suite on its next run.
     global _RUNTIME
     with _LOCK:
-        if _RUNTIME is None:
-            _RUNTIME = _build_runtime(load_suite_specs())
+        fingerprint = _fingerprint(suites_dir)
+        if _RUNTIME is None or _RUNTIME.fingerprint != fingerprint:
+            _RUNTIME = _build_runtime(load_suite_specs(suites_dir), fingerprint)
         return _RUNTIME
 
 
-def _build_runtime(specs: list[SuiteSpec]) -> _Runtime:
+def _fingerprint(directory: Path) -> tuple[tuple[str, int, int], ...]:
+    stats = ((p.name, p.stat()) for p in sorted(directory.glob("*.json")))
+    return tuple((name, st.st_mtime_ns, st.st_size) for name, st in stats)
+
+
+def _build_runtime(
+    specs: list[SuiteSpec], fingerprint: tuple[tuple[str, int, int], ...]
+) -> _Runtime:
     import great_expectations as gx
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
@@ -110,7 +129,9 @@ def _build_runtime(specs: list[SuiteSpec]) -> _Runtime:
         suite = context.suites.add(build_suite(spec))
         definition = gx.ValidationDefinition(name=spec.name, data=batches[spec.frame], suite=suite)
         definitions[spec.frame].append(context.validation_definitions.add(definition))
-    return _Runtime(context=context, specs=specs, validation_definitions=definitions)
+    return _Runtime(
+        fingerprint=fingerprint, context=context, specs=specs, validation_definitions=definitions
+    )
 
 
 def build_suite(spec: SuiteSpec) -> Any:
@@ -149,19 +170,15 @@ def _docs_site(runtime: _Runtime, directory: Path) -> str:
     return runtime.docs_sites[directory]
 
 
-def _checkpoint(runtime: _Runtime, frame: str, site: str) -> Any:
+def _checkpoint(runtime: _Runtime, frame: str) -> Any:
     import great_expectations as gx
-    from great_expectations.checkpoint import UpdateDataDocsAction
 
-    key = (frame, site)
+    key = (frame, "")
     if key not in runtime.checkpoints:
-        actions: list[Any] = (
-            [UpdateDataDocsAction(name="data_docs", site_names=[site])] if site else []
-        )
         checkpoint = gx.Checkpoint(
-            name=f"{frame}__{site or 'no_docs'}",
+            name=frame,
             validation_definitions=runtime.validation_definitions[frame],
-            actions=actions,
+            actions=[],
             # COMPLETE gives the index of every failing row, which maps back to facts.
             result_format={"result_format": "COMPLETE"},
         )

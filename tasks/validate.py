@@ -1,132 +1,187 @@
 """Validation stage: run the data-quality suites on one document's facts.
 
-Plain functions (the flow wraps them in Prefect tasks). Great Expectations does the checking
-(see ``expectations/``); this module builds its input frames and turns its results into
-``ValidationResult`` records a person can read.
+Plain functions (the flows wrap them in Prefect tasks). Great Expectations does the checking
+(see ``expectations/``); this module gathers what a document is checked against from the
+warehouse (earlier documents, the other source's announcement of the same disclosure),
+stores revalidation results and records releases of quarantined documents.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
+from sqlalchemy.engine import Engine
 
-from tasks.models import Fact, ValidationResult
+from storage import quality
+from tasks.errors import ValidationError
+from tasks.models import Extraction, Fact, Status, ValidationResult
 
 if TYPE_CHECKING:
-    import pandas as pd
-
-    from expectations.builders import CheckRow, IdentityChecks
-    from expectations.runner import Outcome
+    from expectations.rules import Context
 
 CRITICAL = "critical"
-_MAX_LISTED = 5  # failing rows quoted in ``observed``; the rest are counted
+_PRIOR_DAYS = 400  # a full year's quarters, whatever the document's latest period
+
+
+@dataclass(frozen=True, slots=True)
+class Revalidation:
+    """One stored document validated again."""
+
+    document_id: str
+    issuer: str
+    results: list[ValidationResult]
+    status: Status
+
+
+@dataclass
+class QualitySummary:
+    """What a revalidate run did, for the person who started it."""
+
+    documents: list[Revalidation] = field(default_factory=list)
+    alerts_raised: int = 0
+    data_docs: str = ""
+
+    def render(self) -> str:
+        """A short plain-text summary."""
+        failed = sum(1 for d in self.documents for r in d.results if not r.success)
+        lines = [
+            f"revalidated: {len(self.documents)} document(s), {failed} failed expectation(s)",
+            f"alerts: {self.alerts_raised} raised",
+        ]
+        held = [d.document_id for d in self.documents if d.status is Status.QUARANTINED]
+        lines += [f"quarantined: {d}" for d in held]
+        if self.data_docs:
+            lines.append(f"data docs: {self.data_docs}")
+        return "\n".join(lines)
 
 
 def validate_facts(
-    document_id: str, facts: Sequence[Fact], *, data_docs_dir: Path | None = None
+    document_id: str,
+    facts: Sequence[Fact],
+    *,
+    data_docs_dir: Path | None = None,
+    context: Context | None = None,
 ) -> list[ValidationResult]:
-    """Run every suite on ``facts`` of one document; one result per expectation."""
-    from expectations import builders, runner
+    """Run every suite on ``facts`` (all reported figures) of one document."""
+    from expectations import builders, describe, runner
 
     specs = runner.suite_specs()
-    identities = [i for spec in specs for i in spec.identities]
     facts_df = builders.facts_frame(facts)
-    checks = builders.identity_checks(facts, identities)
+    checks = builders.identity_checks(facts, specs, context)
     frames = {builders.FACTS_FRAME: facts_df, builders.CHECKS_FRAME: checks.frame}
-    identity_names = {i.name for i in identities}
+    check_names = {name for spec in specs for name, _ in spec.checks}
     results = []
     for outcome in runner.run_suites(document_id, frames, data_docs_dir):
-        if outcome.name in identity_names:
-            results.append(_identity_result(outcome, checks))
+        if outcome.name in check_names:
+            results.append(describe.check_result(outcome, checks))
         else:
-            results.append(_structure_result(outcome, facts_df, _show_columns(specs, outcome)))
+            show = describe.show_columns(specs, outcome)
+            results.append(describe.facts_result(outcome, facts_df, show))
     return results
 
 
 def quarantine_required(results: Iterable[ValidationResult]) -> bool:
-    """True when any critical expectation failed: the document must not be loaded."""
+    """True when any critical expectation failed: the document must not be published."""
     return any(not r.success and r.severity == CRITICAL for r in results)
 
 
-def _identity_result(outcome: Outcome, checks: IdentityChecks) -> ValidationResult:
-    rows = [(i, r) for i, r in enumerate(checks.rows) if r.identity == outcome.name]
-    skipped = checks.skipped.get(outcome.name, ())
-    details = [f"not evaluated for {s}" for s in skipped]
-    if outcome.exception:
-        details.insert(0, f"GX raised: {outcome.exception}")
-    if not rows:
-        observed = "not evaluated: no period has all the figures"
-        return _result(outcome, observed, details or ["no figures for this identity"])
-    failing = {int(i) for i in outcome.result.get("unexpected_index_list") or ()}
-    shown = [r for i, r in rows if i in failing] if failing else [r for _, r in rows]
-    observed = "; ".join(_describe_check(r) for r in shown[:_MAX_LISTED])
-    if len(shown) > _MAX_LISTED:
-        observed += f"; ... {len(shown) - _MAX_LISTED} more"
-    details.insert(0, f"{len(rows)} period(s) evaluated, {len(failing)} outside tolerance")
-    details.extend(_describe_terms(r) for i, r in rows if not failing or i in failing)
-    return _result(outcome, observed, details)
+def gather_context(
+    engine: Engine, document_id: str, facts: Sequence[Fact], extraction: Extraction | None = None
+) -> Context:
+    """What the warehouse knows that this document is checked against."""
+    from expectations.rules import Context, Sourced
 
-
-def _describe_check(row: CheckRow) -> str:
-    lhs, rhs = row.lhs_total, row.rhs_total
-    return (
-        f"{row.period}: {' + '.join(f.metric for f in row.lhs)} {_fmt(lhs)} vs "
-        f"{' + '.join(f.metric for f in row.rhs)} {_fmt(rhs)} "
-        f"(diff {_fmt(abs(lhs - rhs))}, tolerance {_fmt(row.tolerance)})"
+    with engine.begin() as conn:
+        info = quality.document_info(conn, document_id)
+        prior: list[tuple[str, Fact]] = []
+        if facts:
+            ends = [f.period_end for f in facts]
+            since = min(ends) - timedelta(days=_PRIOR_DAYS)
+            prior = quality.prior_facts(conn, info.issuer, document_id, since, max(ends))
+        companions = quality.companion_documents(conn, info)
+        their_facts = quality.stored_facts(conn, companions)
+        their_dividends = quality.stored_dividends(conn, companions)
+    return Context(
+        document_id=document_id,
+        kind=str(extraction.kind) if extraction else info.kind,
+        guidance=extraction.guidance if extraction else (),
+        dividends=extraction.dividends if extraction else (),
+        usd_rate=extraction.usd_rate if extraction else None,
+        prior=tuple(Sourced(d, fact=f) for d, f in prior),
+        companions=tuple(Sourced(d, fact=f) for d, f in their_facts)
+        + tuple(Sourced(d, dividend=v) for d, v in their_dividends),
     )
 
 
-def _describe_terms(row: CheckRow) -> str:
-    terms = ", ".join(
-        f"{f.metric}={_fmt(f.value)} (decimals {f.decimals})" for f in row.lhs + row.rhs
-    )
-    return f"{row.period}: {terms}"
+def validate_document(
+    engine: Engine, document_id: str, extraction: Extraction, data_docs_dir: Path | str = ""
+) -> list[ValidationResult]:
+    """Validate a freshly extracted document against itself and the stored warehouse.
+
+    ``data_docs_dir`` ("" for none) is where the Data Docs site is (re)built.
+    """
+    context = gather_context(engine, document_id, extraction.facts, extraction)
+    docs = Path(data_docs_dir) if data_docs_dir else None
+    return validate_facts(document_id, extraction.facts, data_docs_dir=docs, context=context)
 
 
-def _structure_result(
-    outcome: Outcome, facts_df: pd.DataFrame, show: Sequence[str]
-) -> ValidationResult:
-    result = outcome.result
-    details = [f"GX raised: {outcome.exception}"] if outcome.exception else []
-    if "observed_value" in result:  # table-level expectation
-        details.extend(f"{k}: {v}" for k, v in (result.get("details") or {}).items())
-        return _result(outcome, f"observed {result['observed_value']}", details)
-    index = [int(i) for i in result.get("unexpected_index_list") or ()]
-    checked = result.get("element_count", len(facts_df))
-    if not index:
-        return _result(outcome, f"{checked} facts checked, 0 unexpected", details)
-    columns = [c for c in show if c in facts_df.columns]
-    listed = [" ".join(f"{c}={facts_df.at[i, c]}" for c in columns) for i in index[:_MAX_LISTED]]
-    observed = f"{len(index)} of {checked} facts unexpected: " + "; ".join(listed)
-    return _result(outcome, observed, details)
+def revalidate_document(
+    engine: Engine, document_id: str, data_docs_dir: Path | None = None
+) -> Revalidation:
+    """Validate a stored document again from the warehouse (no fetch, no extraction).
+
+    Reads the stored facts, guidance and dividends, runs today's suites, replaces the
+    stored results and sets the status (a released document stays loaded).
+    """
+    from dataclasses import replace
+
+    with engine.begin() as conn:
+        info = quality.document_info(conn, document_id)
+        facts = [f for _, f in quality.stored_facts(conn, [document_id])]
+        guidance = tuple(quality.stored_guidance(conn, document_id))
+        dividends = tuple(d for _, d in quality.stored_dividends(conn, [document_id]))
+    base = gather_context(engine, document_id, facts)
+    context = replace(base, guidance=guidance, dividends=dividends)
+    results = validate_facts(document_id, facts, data_docs_dir=data_docs_dir, context=context)
+    with engine.begin() as conn:
+        status = quality.store_results(
+            conn, document_id, results, quarantine=quarantine_required(results)
+        )
+    return Revalidation(document_id, info.issuer, results, status)
 
 
-def _show_columns(specs: Sequence[Any], outcome: Outcome) -> Sequence[str]:
-    for spec in specs:
-        for exp in spec.expectations:
-            if spec.name == outcome.suite and exp["meta"]["name"] == outcome.name:
-                return tuple(exp["meta"].get("show", ()))
-    return ()
+def revalidation_targets(
+    engine: Engine, issuer: str | None, document_ids: Sequence[str] = ()
+) -> list[str]:
+    """The named documents, else every loaded or quarantined document (of the issuer)."""
+    try:
+        with engine.begin() as conn:
+            return quality.quality_targets(conn, issuer, document_ids)
+    except LookupError as exc:
+        raise ValidationError(str(exc).strip("'\"")) from None
 
 
-def _result(outcome: Outcome, observed: str, details: Sequence[str]) -> ValidationResult:
-    return ValidationResult(
-        suite=outcome.suite,
-        expectation=outcome.name,
-        success=outcome.success,
-        severity=outcome.severity,
-        observed=observed,
-        details="\n".join(details),
-    )
-
-
-def _fmt(value: Any) -> str:
-    return format(value, "f")
+def release_document(
+    engine: Engine, document_id: str, released_by: str, reason: str = ""
+) -> quality.Release:
+    """Let a quarantined document into facts_latest, recording who and when."""
+    if not released_by.strip():
+        raise ValidationError("say who releases the document: --by NAME")
+    try:
+        with engine.begin() as conn:
+            return quality.release(conn, document_id, released_by.strip(), reason)
+    except (LookupError, quality.NotQuarantinedError) as exc:
+        raise ValidationError(str(exc).strip("'\"")) from None
 
 
 # GX is deterministic on the same facts: nothing transient to retry.
 validate_task = task(name="validate", cache_policy=NO_CACHE)(validate_facts)
+validate_document_task = task(name="validate", cache_policy=NO_CACHE)(validate_document)
+revalidate_task = task(name="revalidate", cache_policy=NO_CACHE)(revalidate_document)
+release_task = task(name="release", cache_policy=NO_CACHE)(release_document)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
@@ -47,15 +46,6 @@ def good_results(good_facts: list[Fact]) -> list[ValidationResult]:
     return validate_facts("hkex:q4-2024", good_facts)
 
 
-def test_each_suite_loads_every_expectation_of_its_json() -> None:
-    on_disk = {
-        path.stem: len(json.loads(path.read_text())["expectations"])
-        for path in builders.SUITES_DIR.glob("*.json")
-    }
-    assert on_disk == {"balance_sheet": 5, "revenue": 3, "structure": 5}
-    assert runner.loaded_expectation_counts() == on_disk
-
-
 def test_a_suite_that_gx_cannot_fully_load_is_refused() -> None:
     spec = builders.load_suite_specs()[0]
     bogus = {"type": "expect_a_custom_thing_nobody_imported", "kwargs": {}, "meta": {"name": "x"}}
@@ -64,23 +54,26 @@ def test_a_suite_that_gx_cannot_fully_load_is_refused() -> None:
         runner.build_suite(broken)
 
 
-def test_row_condition_must_select_its_own_identity(tmp_path: Path) -> None:
+def test_check_columns_must_be_its_own(tmp_path: Path) -> None:
     raw = json.loads((builders.SUITES_DIR / "revenue.json").read_text())
-    raw["expectations"][0]["kwargs"]["row_condition"]["parameter"] = "platform_components_sum"
+    raw["expectations"][0]["kwargs"]["column_B"] = "gap__platform_components_sum"
     (tmp_path / "revenue.json").write_text(json.dumps(raw))
-    with pytest.raises(ConfigError, match="row_condition"):
+    with pytest.raises(ConfigError, match="columns must be"):
+        builders.load_suite_specs(tmp_path)
+
+
+def test_an_expectation_without_severity_is_refused(tmp_path: Path) -> None:
+    raw = json.loads((builders.SUITES_DIR / "revenue.json").read_text())
+    del raw["expectations"][1]["severity"]
+    (tmp_path / "revenue.json").write_text(json.dumps(raw))
+    with pytest.raises(ConfigError, match="severity"):
         builders.load_suite_specs(tmp_path)
 
 
 def test_real_q4_2024_figures_pass_every_expectation(good_results: list[ValidationResult]) -> None:
     results = by_name(good_results)
-    assert set(results) == IDENTITIES | {
-        "required_columns_present",
-        "no_duplicate_facts",
-        "metric_in_catalog",
-        "unit_matches_metric",
-        "basis_known",
-    }
+    assert set(results) >= IDENTITIES
+    assert len(results) == 40
     assert failures(good_results) == set()
     assert quarantine_required(good_results) is False
     for name in IDENTITIES:
@@ -167,10 +160,11 @@ def test_cent_precision_is_compared_exactly(rhs: str, passes: bool) -> None:
         fact("total_assets", "100.00", day, scale=0, decimals=2),
         fact("total_liabilities_and_equity", rhs, day, scale=0, decimals=2),
     ]
-    checks = builders.identity_checks(facts, builders.load_suite_specs()[0].identities)
-    # Amounts in thousandths of a yuan: tolerance 2 x 0.005 = 10, the gap 10 or 20.
-    assert checks.frame[["unit_exp", "tolerance"]].values.tolist() == [[3, 10]]
-    assert checks.frame["abs_diff"].tolist() == [10 if passes else 20]
+    checks = builders.identity_checks(facts, builders.load_suite_specs()[:1])
+    # Amounts in cents: tolerance 2 x 0.005 = 1 cent, the gap 1 or 2 cents.
+    row = checks.frame[checks.frame["identity"] == "balance_sheet_balances"]
+    assert row[["unit_exp", "tolerance"]].values.tolist() == [[2, 1]]
+    assert row["abs_diff"].tolist() == [1 if passes else 2]
     result = by_name(validate_facts("local:cents", facts))["balance_sheet_balances"]
     assert result.success is passes
 
@@ -228,7 +222,7 @@ def test_data_docs_are_built_when_asked(good_facts: list[Fact], tmp_path: Path) 
     validate_facts("hkex:docs", good_facts, data_docs_dir=tmp_path / "docs")
     assert (tmp_path / "docs" / "index.html").is_file()
     pages = list((tmp_path / "docs" / "validations").rglob("*.html"))
-    assert {p.parts[-4] for p in pages} == {"balance_sheet", "revenue", "structure"}
+    assert {p.parts[-4] for p in pages} == {s.name for s in builders.load_suite_specs()}
 
 
 def test_quarantine_only_on_critical_failure() -> None:
@@ -238,21 +232,6 @@ def test_quarantine_only_on_critical_failure() -> None:
     assert quarantine_required([result(False, "warning"), result(True, "critical")]) is False
     assert quarantine_required([result(False, "info"), result(False, "critical")]) is True
     assert quarantine_required([]) is False
-
-
-def test_a_results_document_validates_in_under_a_second(good_facts: list[Fact]) -> None:
-    facts = list(good_facts)
-    units = builders.metric_units()
-    cny = [m for m, u in units.items() if u == "CNY"][:60]
-    for year in range(2017, 2023):  # filler periods, like a multi-period statement
-        facts += [fact(m, "1,000", (date(year, 1, 1), date(year, 12, 31))) for m in cny]
-    assert len(facts) >= 300
-    validate_facts("hkex:warm", facts)
-    started = time.perf_counter()
-    validate_facts("hkex:timed", facts)
-    elapsed = time.perf_counter() - started
-    print(f"validate_facts on {len(facts)} facts: {elapsed:.3f} s")
-    assert elapsed < 1.0
 
 
 def test_importing_the_stage_does_not_import_gx() -> None:

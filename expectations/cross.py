@@ -1,0 +1,187 @@
+"""Rules that compare a document with others: across periods and across sources."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from expectations.rules import (
+    IDENTITY_BASIS,
+    CheckRow,
+    Context,
+    Figure,
+    PeriodKey,
+    RuleOutput,
+    half_unit,
+    period_label,
+)
+from tasks.models import Dividend, Fact, select_stored_facts
+
+METRICS_CSV = Path(__file__).resolve().parent.parent / "tasks" / "metrics.csv"
+# Statement lines that add up over time; operating KPIs are left out: their definitions get
+# restated (Q4 2023 loan volume: 119,002 million then 89,561 million) and would false-alarm.
+_ADDITIVE_STATEMENTS = ("income", "non_gaap", "cash_flow")
+
+
+@dataclass(frozen=True, slots=True)
+class _Pick:
+    fact: Fact
+    document_id: str  # "" for the document being validated
+
+
+@lru_cache(maxsize=1)
+def additive_metrics(path: Path = METRICS_CSV) -> frozenset[str]:
+    """Flow metrics in CNY on the statements: a year's figure is the sum of its quarters'."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return frozenset(
+            r["metric"]
+            for r in csv.DictReader(handle)
+            if r["kind"] == "flow" and r["unit"] == "CNY" and r["statement"] in _ADDITIVE_STATEMENTS
+        )
+
+
+def months(start: date, end: date) -> int:
+    """Whole calendar months from ``start`` (a 1st) to ``end`` (a month end); 0 otherwise."""
+    if start.day != 1 or (end + timedelta(days=1)).day != 1:
+        return 0
+    return (end.year - start.year) * 12 + end.month - start.month + 1
+
+
+def _add_months(day: date, n: int) -> date:
+    total = day.year * 12 + day.month - 1 + n
+    return date(total // 12, total % 12 + 1, 1)
+
+
+def _pieces(start: date, spans: Iterable[int]) -> list[PeriodKey]:
+    keys: list[PeriodKey] = []
+    for span in spans:
+        nxt = _add_months(start, span)
+        keys.append((start, nxt - timedelta(days=1)))
+        start = nxt
+    return keys
+
+
+def _pool(facts: list[Fact], ctx: Context) -> dict[tuple[str, PeriodKey], _Pick]:
+    """This document's figures first; stored ones (most precise, then newest) fill gaps."""
+    wanted = additive_metrics()
+    pool: dict[tuple[str, PeriodKey], _Pick] = {
+        (f.metric, (f.period_start, f.period_end)): _Pick(f, "")
+        for f in select_stored_facts(facts)
+        if f.basis == IDENTITY_BASIS and f.metric in wanted and f.period_start
+    }
+    for item in ctx.prior:
+        f = item.fact
+        if f is None or f.basis != IDENTITY_BASIS or f.metric not in wanted or not f.period_start:
+            continue
+        key = (f.metric, (f.period_start, f.period_end))
+        current = pool.get(key)
+        if current is None or (current.document_id and f.decimals > current.fact.decimals):
+            pool[key] = _Pick(f, item.document_id)
+    return pool
+
+
+def quarters_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context) -> RuleOutput:
+    """A six-month or full-year figure equals the sum of its quarters (where all are known)."""
+    span = int(meta["months"])
+    layouts = [list(s) for s in meta["layouts"]]  # e.g. [[3, 3, 3, 3], [6, 3, 3]]
+    pool = _pool(facts, ctx)
+    out = RuleOutput([], [])
+    for (metric, key), total in sorted(pool.items(), key=lambda kv: (kv[0][1][1], kv[0][0])):
+        start, end = key
+        if start is None or months(start, end) != span:
+            continue
+        for layout in layouts:
+            parts = [pool.get((metric, k)) for k in _pieces(start, layout)]
+            if any(p is None for p in parts):
+                continue
+            picked = [p for p in parts if p is not None]
+            if total.document_id and all(p.document_id for p in picked):
+                break  # nothing from this document: checked when those were loaded
+            out.rows.append(_quarters_row(name, metric, total, picked))
+            break
+    return out
+
+
+def _quarters_row(name: str, metric: str, total: _Pick, parts: list[_Pick]) -> CheckRow:
+    def tag(p: _Pick) -> str:
+        where = f" [{p.document_id}]" if p.document_id else ""
+        return f"{period_label((p.fact.period_start, p.fact.period_end))}{where}"
+
+    lhs = sum((p.fact.value for p in parts), Decimal(0))
+    tol = sum((half_unit(p.fact.decimals) for p in [total, *parts]), Decimal(0))
+    figures = tuple(Figure(f"{metric} {tag(p)}", p.fact.value, p.fact.decimals) for p in parts)
+    return CheckRow(
+        name, f"{metric} {tag(total)}", " + ".join(tag(p) for p in parts), lhs,
+        "total", total.fact.value, tol, figures,
+    )  # fmt: skip
+
+
+def cross_source_facts_rule(
+    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
+) -> RuleOutput:
+    """A figure the other source's announcement of the same disclosure also reports agrees."""
+    mine = {f.key: f for f in select_stored_facts(facts)}
+    out = RuleOutput([], [])
+    for item in ctx.companions:
+        theirs = item.fact
+        if theirs is None or theirs.key not in mine:
+            continue
+        f = mine[theirs.key]
+        if f.unit != theirs.unit:
+            continue
+        subject = f"{f.metric} {period_label((f.period_start, f.period_end))}"
+        tol = half_unit(f.decimals) + half_unit(theirs.decimals)
+        label = ctx.document_id or "this document"
+        figures = (
+            Figure(label, f.value, f.decimals),
+            Figure(item.document_id, theirs.value, theirs.decimals),
+        )
+        out.rows.append(
+            CheckRow(name, subject, label, f.value, item.document_id, theirs.value, tol, figures)
+        )
+    return out
+
+
+def cross_source_dividend_rule(
+    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
+) -> RuleOutput:
+    """The dividend per share (and per ADS) agrees between the 6-K and the HKEx form."""
+    out = RuleOutput([], [])
+    for item in ctx.companions:
+        theirs = item.dividend
+        if theirs is None:
+            continue
+        for d in ctx.dividends:
+            if not _same_dividend(d, theirs):
+                continue
+            subject = f"dividend {d.currency} for period ending {d.period_end or theirs.period_end}"
+            for field in ("per_share", "per_ads"):
+                a, b = getattr(d, field), getattr(theirs, field)
+                if a is None or b is None:
+                    continue
+                label = ctx.document_id or "this document"
+                out.rows.append(
+                    CheckRow(
+                        name,
+                        f"{subject} {field}",
+                        label,
+                        a,
+                        item.document_id,
+                        b,
+                        Decimal(0),
+                        (Figure(label, a), Figure(item.document_id, b)),
+                    )  # fmt: skip
+                )
+    return out
+
+
+def _same_dividend(a: Dividend, b: Dividend) -> bool:
+    if a.currency != b.currency:
+        return False
+    return a.period_end is None or b.period_end is None or a.period_end == b.period_end

@@ -1,0 +1,46 @@
+"""Data-quality flows: ``revalidate`` stored documents, ``release`` a quarantined one.
+
+Revalidation reads the facts, guidance and dividends stored in the warehouse (nothing is
+fetched or extracted again), so a suite change takes effect on the next run.
+"""
+
+from __future__ import annotations
+
+from prefect import flow, get_run_logger
+
+from tasks import alert, load, validate
+from tasks.config import load_settings
+from tasks.summary import data_docs_link
+
+
+@flow(name="revalidate", log_prints=True)
+def revalidate(
+    document_ids: list[str] | None = None, issuer: str | None = None
+) -> validate.QualitySummary:
+    """Run today's suites on stored documents (all loaded/quarantined ones by default)."""
+    settings = load_settings()
+    engine = load.open_warehouse(settings.warehouse_url)
+    docs_dir = settings.data_docs_path
+    summary = validate.QualitySummary(data_docs=data_docs_link(str(docs_dir)))
+    ticker = issuer.upper() if issuer else None
+    for document_id in validate.revalidation_targets(engine, ticker, document_ids or []):
+        done = validate.revalidate_task(engine, document_id, docs_dir)
+        summary.documents.append(done)
+        created = alert.store_alerts_task(
+            engine, alert.data_quality_alerts(done.issuer, document_id, done.results)
+        )
+        summary.alerts_raised += len(created)
+    alert.deliver_task(engine, alert.channels_from_settings(settings))
+    get_run_logger().info(summary.render())
+    return summary
+
+
+@flow(name="release", log_prints=True)
+def release(document_id: str, released_by: str, reason: str = "") -> str:
+    """Let a quarantined document's facts into facts_latest; who and when are recorded."""
+    settings = load_settings()
+    engine = load.open_warehouse(settings.warehouse_url)
+    done = validate.release_task(engine, document_id, released_by, reason)
+    line = f"released {done.document_id} by {done.released_by} at {done.released_at.isoformat()}"
+    get_run_logger().info(line)
+    return line
