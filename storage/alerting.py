@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -40,6 +41,7 @@ def add_alerts(conn: Connection, alerts: Iterable[NewAlert]) -> list[str]:
                 "dedup_key": a.dedup_key,
                 "document_id": a.document_id,
                 "created_at": now,
+                "details": json.dumps(dict(a.details), sort_keys=True, default=str),
             },
         )
     created: set[str] = set()
@@ -125,3 +127,22 @@ def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error
             },
         )
     )
+
+
+def claim_delivery(conn: Connection, alert_id: str, channel: str) -> bool:
+    """Lock the (alert, channel) delivery row for this transaction; False if already delivered.
+
+    An INSERT .. ON CONFLICT DO UPDATE takes the row lock (PostgreSQL) or the write lock
+    (SQLite), so a concurrent run waits here until this transaction ends and then sees
+    ``delivered``. Call it, send, then ``mark_delivery`` in the same transaction.
+    """
+    d = alert_deliveries
+    stmt = insert(conn, d).values(
+        alert_id=alert_id, channel=channel, status="pending", attempts=0, last_error=""
+    )
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["alert_id", "channel"],
+        set_={"status": d.c.status},  # no change: the point is the lock
+        where=d.c.status != "delivered",
+    ).returning(d.c.alert_id)
+    return conn.execute(stmt).first() is not None

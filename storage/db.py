@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ from sqlalchemy.engine import URL, Connection, make_url
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+_MIGRATING = threading.Lock()
+_MIGRATION_LOCK = 0x46494C494E4753  # "FILINGS": the advisory lock key migrations hold
 
 
 def normalize_url(url: str | URL) -> URL:
@@ -69,5 +72,10 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the database to ``revision`` (default head); a no-op when already there."""
-    with engine.begin() as connection:
+    # Alembic's migration context is a process global: one migration at a time per process.
+    with _MIGRATING, engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Two runs starting at once on a fresh database would both create the tables:
+            # the second waits here, then finds the schema at head.
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
         command.upgrade(alembic_config(connection), revision)

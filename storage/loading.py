@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from storage import schema
 from storage.records import LoadCounts, UnknownDocumentError
 from storage.schema import documents, validation_results
-from storage.sql import Row, chunks, insert_ignore, utcnow
+from storage.sql import Row, chunks, copy_rows, insert_ignore, utcnow
 from storage.types import to_exact
 from tasks.models import (
     Dividend,
@@ -119,33 +119,49 @@ def _upsert_facts(
     existing = _existing_facts(conn, document_id)
     new: list[Row] = []
     changed: list[Row] = []
-    selected = select_stored_facts(list(items))
-    for fact in selected:
-        row = _fact_row(fact, document_id, reported_on, now)
+    unchanged = 0
+    for fact in select_stored_facts(list(items)):
         current = existing.get(fact.key)
         if current is None:
-            new.append(row)
-        elif any(current[c] != row[c] for c in _FACT_DETAIL):
-            changed.append({**row, "b_fact_id": current["fact_id"]})
-    inserted = insert_ignore(conn, schema.facts, new)
+            new.append(_fact_row(fact, document_id, reported_on, now))
+        elif current[1] != _detail(fact):
+            row = _fact_row(fact, document_id, reported_on, now)
+            changed.append({**row, "b_fact_id": current[0]})
+        else:
+            unchanged += 1
+    # New keys cannot collide: the document's row lock serialises loads of the document.
+    bulk = copy_rows if conn.dialect.name == "postgresql" else insert_ignore
+    inserted = bulk(conn, schema.facts, new)
     if changed:
         values: dict[str, Any] = {c: bindparam(c) for c in (*_FACT_DETAIL, "loaded_at")}
         t = schema.facts
         stmt = update(t).where(t.c.fact_id == bindparam("b_fact_id")).values(values)
         conn.execute(stmt, changed)
-    unchanged = len(existing.keys() & {f.key for f in selected}) - len(changed)
     return inserted, len(changed), unchanged
 
 
-def _existing_facts(conn: Connection, document_id: str) -> dict[FactKey, dict[str, Any]]:
+def _detail(fact: Fact) -> tuple[Any, ...]:
+    """The stored detail columns of a fact, in _FACT_DETAIL order (compared, never stored)."""
+    p = fact.provenance
+    return (
+        to_exact(fact.value), fact.unit, fact.scale, fact.decimals, fact.origin,
+        p.document, p.locator, p.row_label, p.column, p.raw_text, _flags(fact.flags),
+    )  # fmt: skip
+
+
+def _flags(flags: tuple[str, ...]) -> str:
+    return json.dumps(list(flags)) if flags else "[]"
+
+
+def _existing_facts(
+    conn: Connection, document_id: str
+) -> dict[FactKey, tuple[int, tuple[Any, ...]]]:
+    """The document's stored facts: key -> (fact_id, detail tuple)."""
     t = schema.facts
     key_cols = (t.c.metric, t.c.period_start, t.c.period_end, t.c.basis)
     detail = [t.c[c] for c in _FACT_DETAIL]
     stmt = select(t.c.fact_id, *key_cols, *detail).where(t.c.document_id == document_id)
-    return {
-        (r.metric, r.period_start, r.period_end, r.basis): dict(r._mapping)
-        for r in conn.execute(stmt)
-    }
+    return {tuple(r[1:5]): (r[0], tuple(r[5:])) for r in conn.execute(stmt)}  # type: ignore[misc]
 
 
 def _provenance(p: Provenance) -> Row:
@@ -171,7 +187,7 @@ def _fact_row(fact: Fact, document_id: str, reported_on: date, now: datetime) ->
         "decimals": fact.decimals,
         "origin": fact.origin,
         **_provenance(fact.provenance),
-        "flags": json.dumps(list(fact.flags)),
+        "flags": _flags(fact.flags),
         "reported_on": reported_on,
         "loaded_at": now,
     }

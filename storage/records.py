@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from tasks.models import Status
@@ -22,6 +23,7 @@ class NewAlert:
     message: str
     dedup_key: str
     document_id: str | None = None
+    details: Mapping[str, object] = field(default_factory=dict)  # stored as JSON; no secrets
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from storage import schema
-from storage.alerting import add_alerts, mark_delivery, pending_deliveries
+from storage.alerting import add_alerts, claim_delivery, mark_delivery, pending_deliveries
 from storage.loading import document_facts, load_document
 from storage.records import LoadCounts, NewAlert, PendingDelivery, UnknownDocumentError
 from storage.schema import TABLES, documents, issuers, runs
@@ -29,6 +29,7 @@ __all__ = [
     "PendingDelivery",
     "UnknownDocumentError",
     "add_alerts",
+    "claim_delivery",
     "document_facts",
     "document_files",
     "document_status",

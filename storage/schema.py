@@ -60,13 +60,13 @@ def _provenance() -> list[Column[str]]:
     ]
 
 
-def _document_fk() -> Column[str]:
+def _document_fk(index: bool = True) -> Column[str]:
     return Column(
         "document_id",
         Text,
         ForeignKey("documents.document_id", ondelete="CASCADE"),
         nullable=False,
-        index=True,
+        index=index,
     )
 
 
@@ -130,7 +130,7 @@ facts = Table(
     "facts",
     metadata,
     Column("fact_id", SurrogateKey, primary_key=True, autoincrement=True),
-    _document_fk(),
+    _document_fk(index=False),  # 0003: uq_facts_identity leads with document_id
     Column("metric", Text, nullable=False),
     Column("period_start", Date),  # NULL for instants
     Column("period_end", Date, nullable=False),

@@ -50,3 +50,21 @@ def insert_ignore(conn: Connection, table: Table, rows: Sequence[Row]) -> int:
         stmt = insert(conn, table).values(chunk).on_conflict_do_nothing().returning(key)
         inserted += len(conn.execute(stmt).all())
     return inserted
+
+
+def copy_rows(conn: Connection, table: Table, rows: Sequence[Row]) -> int:
+    """Bulk-insert rows with PostgreSQL's COPY, inside the connection's transaction.
+
+    Only for rows known not to exist yet (the caller holds the lock that guarantees it): COPY
+    has no ON CONFLICT. Values must already be in their stored form (exact Decimal, aware
+    datetimes), because COPY bypasses the column types' bind processing.
+    """
+    if not rows:
+        return 0
+    columns = list(rows[0])
+    names = ", ".join(f'"{c}"' for c in columns)
+    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    with cursor, cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
+        for row in rows:
+            copy.write_row([row[c] for c in columns])
+    return len(rows)

@@ -5,8 +5,9 @@ through unchanged, so select through the ``Table`` handles below (``select(FACTS
 to get ``Decimal`` and ``date`` back on both; ``variance_pct`` is derived and is a float on
 SQLite. Plain-SQL readers on SQLite should ``CAST(value AS REAL)`` before comparing amounts.
 
-The migrations call ``create_views``; changing a view means a new revision that drops and
-recreates it, so keep any definition an old revision used.
+The migrations create the views from SQL frozen per revision (storage/migrations/
+frozen_views.py); this module is the current definition and must equal the newest frozen one,
+so changing a view here means a new revision that freezes the new SQL.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Column, Date, Integer, MetaData, Numeric, Table, Text
-from sqlalchemy.engine import Connection
+from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table, Text
 
 from storage.types import ExactDecimal, UtcDateTime
 
@@ -133,12 +133,28 @@ LEFT JOIN facts_latest a
  AND a.period_start = l.period_start AND a.period_end = l.period_end"""
 
 
+def _guidance_history(_dialect: str) -> str:
+    """Every outlook statement, numeric or not, with the range it revised (prev_low/prev_high)."""
+    return """
+SELECT d.issuer, g.metric, g.period_start, g.period_end, g.low, g.high, g.unit,
+       g.growth_low_pct, g.growth_high_pct, g.is_numeric, g.issued_on, g.document_id,
+       ROW_NUMBER() OVER w AS revision,
+       LAG(g.low) OVER w AS prev_low, LAG(g.high) OVER w AS prev_high,
+       LAG(g.document_id) OVER w AS prev_document_id,
+       g.file, g.locator, g.raw_text
+FROM guidance g JOIN documents d ON d.document_id = g.document_id
+WHERE d.status <> 'quarantined'
+WINDOW w AS (PARTITION BY d.issuer, g.metric, g.period_start, g.period_end
+             ORDER BY g.issued_on, d.published_at, g.document_id)"""
+
+
 # Creation order: guidance_vs_actual reads facts_latest.
 _DEFINITIONS = {
     "facts_history": _facts_history,
     "facts_latest": _facts_latest,
     "alerts": _alerts,
     "guidance_vs_actual": _guidance_vs_actual,
+    "guidance_history": _guidance_history,
 }
 VIEW_NAMES: tuple[str, ...] = tuple(_DEFINITIONS)
 
@@ -146,19 +162,6 @@ VIEW_NAMES: tuple[str, ...] = tuple(_DEFINITIONS)
 def view_sql(name: str, dialect: str) -> str:
     """The SELECT behind view ``name`` for a dialect ("sqlite" or "postgresql")."""
     return _DEFINITIONS[name](dialect).strip()
-
-
-def create_views(conn: Connection) -> None:
-    """Create (or replace) every view, in dependency order."""
-    drop_views(conn)
-    for name in VIEW_NAMES:
-        conn.exec_driver_sql(f"CREATE VIEW {name} AS {view_sql(name, conn.dialect.name)}")
-
-
-def drop_views(conn: Connection) -> None:
-    """Drop every view, dependants first."""
-    for name in reversed(VIEW_NAMES):
-        conn.exec_driver_sql(f"DROP VIEW IF EXISTS {name}")
 
 
 # Typed handles for reading the views; on their own MetaData so nothing ever creates them.
@@ -227,4 +230,25 @@ GUIDANCE_VS_ACTUAL = _view(
     Column("variance_pct", Numeric(20, 4, asdecimal=True)),
     Column("guidance_document_id", Text),
     Column("actual_document_id", Text),
+)
+GUIDANCE_HISTORY = _view(
+    "guidance_history",
+    Column("issuer", Text),
+    Column("metric", Text),
+    *(Column(c, Date) for c in _PERIOD),
+    Column("low", ExactDecimal),
+    Column("high", ExactDecimal),
+    Column("unit", Text),
+    Column("growth_low_pct", ExactDecimal),
+    Column("growth_high_pct", ExactDecimal),
+    Column("is_numeric", Boolean),
+    Column("issued_on", Date),
+    Column("document_id", Text),
+    Column("revision", Integer),
+    Column("prev_low", ExactDecimal),
+    Column("prev_high", ExactDecimal),
+    Column("prev_document_id", Text),
+    Column("file", Text),
+    Column("locator", Text),
+    Column("raw_text", Text),
 )

@@ -1,33 +1,43 @@
 """Alert stage: turn findings into stored alerts (an outbox), then deliver them once per channel.
 
-Storing comes first: a crash between storing and sending re-sends on the next run, and a
-delivered alert is never sent again because deliveries are recorded per (alert, channel).
+Storing comes first. Each (alert, channel) is then claimed, sent and marked delivered in one
+transaction: a crash before the commit leaves it undelivered, so the next run sends it again
+(receivers can drop that rare repeat by its Message-ID / Idempotency-Key), and a delivered
+alert is never sent again. A concurrent run waits on the claim and then skips the alert.
 """
 
 from __future__ import annotations
 
-import smtplib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from email.message import EmailMessage
-from urllib.parse import parse_qs, unquote, urlsplit
+import logging
+from collections.abc import Sequence
 
-import requests
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
 from storage import repo
-from tasks.config import Settings
+from storage.findings import (
+    GuidanceOutcome,
+    Report,
+    Restatement,
+    guidance_outcomes,
+    restatements,
+)
+from tasks.alert_text import amount, guidance_range, metric_label, percent, period_label
+from tasks.channels import DELIVERY_ERRORS, Channel, channels_from_settings
 from tasks.models import ValidationResult
 
-
-@dataclass(frozen=True, slots=True)
-class Channel:
-    """A configured delivery channel: a name and a function that sends one alert."""
-
-    name: str
-    send: Callable[[repo.PendingDelivery], None]
+__all__ = [
+    "Channel",
+    "channels_from_settings",
+    "data_quality_alerts",
+    "deliver_pending",
+    "findings_alerts",
+    "guidance_variance_alerts",
+    "restatement_alerts",
+    "store_alerts",
+]
+log = logging.getLogger(__name__)
 
 
 def data_quality_alerts(
@@ -40,7 +50,15 @@ def data_quality_alerts(
             continue
         check = f"{result.suite}.{result.expectation}"
         subject = f"{issuer} {document_id}: {check} failed ({result.severity})"
-        message = f"{subject}. Observed: {result.observed}. {result.details}".strip()
+        # observed quotes the failed identity's two sides and their figures, e.g.
+        # "2023-12-31: total_assets 45818672000 vs total_liabilities_and_equity 45818572000".
+        action = (
+            f"Quarantined: its facts stay out of facts_latest until "
+            f"`filings release {document_id} --by NAME`."
+            if result.severity == "critical"
+            else "Published; please review."
+        )
+        message = f"{subject}. {result.observed}. {action}\n{result.details}".strip()
         alerts.append(
             repo.NewAlert(
                 kind="data_quality",
@@ -53,6 +71,94 @@ def data_quality_alerts(
             )
         )
     return alerts
+
+
+def restatement_alerts(items: Sequence[Restatement]) -> list[repo.NewAlert]:
+    """One alert per restated value, naming both values and both documents."""
+    alerts = []
+    for r in items:
+        what = f"{r.issuer} {period_label(r.period_start, r.period_end)} {metric_label(r.metric)}"
+        old = amount(r.before.value, r.before.unit, r.before.decimals)
+        new = amount(r.after.value, r.after.unit, r.after.decimals)
+        change = ""
+        if r.before.value and r.before.unit == r.after.unit:
+            change = f" ({percent((r.after.value - r.before.value) * 100 / r.before.value)})"
+        message = (
+            f"{what} was restated from {old} ({r.before.document_id}, reported "
+            f"{r.before.reported_on}) to {new}{change} ({r.after.document_id}, reported "
+            f"{r.after.reported_on}). facts_latest shows {new}; facts_history keeps both. "
+            "Check the later document's notes for the reason before using the old figure."
+        )
+        period = f"{r.period_start or ''}:{r.period_end}"
+        alerts.append(
+            repo.NewAlert(
+                kind="restatement",
+                issuer=r.issuer,
+                subject=f"{what} restated: {old} -> {new}",
+                message=message,
+                dedup_key=f"restatement:{r.issuer}:{r.metric}:{period}:{r.basis}:"
+                f"{r.before.document_id}:{r.after.document_id}",
+                document_id=r.after.document_id,
+                details={
+                    "metric": r.metric,
+                    "period_start": r.period_start,
+                    "period_end": r.period_end,
+                    "basis": r.basis,
+                    "before": _report(r.before),
+                    "after": _report(r.after),
+                },
+            )
+        )
+    return alerts
+
+
+def _report(r: Report) -> dict[str, object]:
+    return {k: str(getattr(r, k)) for k in ("value", "decimals", "unit", "document_id")}
+
+
+def guidance_variance_alerts(items: Sequence[GuidanceOutcome]) -> list[repo.NewAlert]:
+    """One alert per guided period whose actual landed outside the range (above or below)."""
+    alerts = []
+    for o in items:
+        if o.outcome not in ("above", "below"):
+            continue
+        near, far = (o.high, o.low) if o.outcome == "above" else (o.low, o.high)
+        bound = near if near is not None else far
+        what = f"{o.issuer} {period_label(o.period_start, o.period_end)} {metric_label(o.metric)}"
+        actual = amount(o.actual, o.unit, o.actual_decimals)
+        side = "top" if o.outcome == "above" else "bottom"
+        off = abs(o.actual - bound) * 100 / abs(bound) if bound else None
+        how = f"{percent(off, signed=False)} {o.outcome} the {side}" if off is not None else side
+        message = (
+            f"{what} {actual} is {how} of its guidance {guidance_range(o.low, o.high, o.unit)}"
+            f" (issued {o.issued_on})."
+        )
+        if o.variance_pct is not None:
+            message += f" Variance against the midpoint: {percent(o.variance_pct)}."
+        message += f" Actual from {o.actual_document_id}; guidance from {o.guidance_document_id}."
+        alerts.append(
+            repo.NewAlert(
+                kind="guidance_variance",
+                issuer=o.issuer,
+                subject=f"{what} {o.outcome} guidance",
+                message=message,
+                dedup_key=f"guidance_variance:{o.issuer}:{o.metric}:{o.period_start}:"
+                f"{o.period_end}:{o.guidance_document_id}:{o.outcome}",
+                document_id=o.actual_document_id,
+                details={"variance_pct": o.variance_pct, "outcome": o.outcome},
+            )
+        )
+    return alerts
+
+
+def findings_alerts(engine: Engine, issuer: str, document_id: str) -> list[str]:
+    """Store restatement and guidance-variance alerts after a load; returns ids created."""
+    with engine.connect() as conn:
+        found = restatement_alerts(restatements(conn, document_id))
+        found += guidance_variance_alerts(guidance_outcomes(conn, [issuer]))
+    # A separate write transaction: on SQLite a read that turns into a write fails at once
+    # ("database is locked") when another run wrote in between; dedup keys make this safe.
+    return store_alerts(engine, found)
 
 
 def store_alerts(engine: Engine, alerts: Sequence[repo.NewAlert]) -> list[str]:
@@ -70,87 +176,23 @@ def deliver_pending(engine: Engine, channels: Sequence[Channel]) -> int:
     by_name = {c.name: c for c in channels}
     delivered = 0
     for item in pending:
-        try:
-            by_name[item.channel].send(item)
-        except (OSError, smtplib.SMTPException, requests.RequestException) as exc:
-            with engine.begin() as conn:
-                repo.mark_delivery(
-                    conn, item.alert_id, item.channel, ok=False, error=_one_line(exc)
-                )
-            continue
+        channel = by_name[item.channel]
+        # Claim, send and mark in one transaction: see the module docstring.
         with engine.begin() as conn:
+            if not repo.claim_delivery(conn, item.alert_id, item.channel):
+                continue
+            try:
+                channel.send(item)
+            except DELIVERY_ERRORS as exc:
+                error = channel.describe_error(exc)
+                log.warning("alert %s not delivered on %s: %s", item.alert_id, channel.name, error)
+                repo.mark_delivery(conn, item.alert_id, item.channel, ok=False, error=error)
+                continue
             repo.mark_delivery(conn, item.alert_id, item.channel, ok=True)
         delivered += 1
     return delivered
 
 
-def channels_from_settings(settings: Settings) -> list[Channel]:
-    """Email, JSON webhook and Slack webhook channels, for those configured."""
-    channels = []
-    if settings.smtp_url is not None and settings.alert_email_to:
-        smtp = settings.smtp_url.get_secret_value()
-        channels.append(
-            Channel(
-                "email",
-                lambda a: send_email(smtp, settings.alert_email_from, settings.alert_email_to, a),
-            )
-        )
-    if settings.webhook_url is not None:
-        hook = settings.webhook_url.get_secret_value()
-        channels.append(Channel("webhook", lambda a: post_json(hook, _webhook_body(a))))
-    if settings.slack_webhook_url is not None:
-        slack = settings.slack_webhook_url.get_secret_value()
-        channels.append(Channel("slack", lambda a: post_json(slack, {"text": a.message})))
-    return channels
-
-
-def send_email(smtp_url: str, sender: str, to: str, alert: repo.PendingDelivery) -> None:
-    """Send one alert over SMTP (``smtp://user:pass@host:port`` or ``smtps://``)."""
-    parts = urlsplit(smtp_url)
-    message = EmailMessage()
-    message["Subject"] = f"[{alert.kind}] {alert.subject}"
-    message["From"], message["To"] = sender, to
-    message["X-Filings-Alert-Id"] = alert.alert_id
-    message.set_content(alert.message)
-    ssl = parts.scheme == "smtps"
-    client_cls = smtplib.SMTP_SSL if ssl else smtplib.SMTP
-    with client_cls(
-        parts.hostname or "localhost", parts.port or (465 if ssl else 25), timeout=30
-    ) as client:
-        if "starttls" in parse_qs(parts.query):
-            client.starttls()
-        if parts.username:
-            client.login(unquote(parts.username), unquote(parts.password or ""))
-        client.send_message(message)
-
-
-def post_json(url: str, body: dict[str, object]) -> None:
-    """POST a JSON body; any non-2xx answer is a failed delivery."""
-    response = requests.post(url, json=body, timeout=30)
-    response.raise_for_status()
-
-
-def _webhook_body(alert: repo.PendingDelivery) -> dict[str, object]:
-    return {
-        "alert_id": alert.alert_id,
-        "kind": alert.kind,
-        "issuer": alert.issuer,
-        "subject": alert.subject,
-        "message": alert.message,
-        "created_at": alert.created_at.isoformat() if alert.created_at else None,
-    }
-
-
-def _one_line(exc: BaseException) -> str:
-    # Webhook URLs are secrets and requests puts them in its messages: store no message text
-    # for HTTP errors, only what went wrong.
-    if isinstance(exc, requests.HTTPError) and exc.response is not None:
-        return f"HTTP {exc.response.status_code}"
-    if isinstance(exc, requests.RequestException):
-        return type(exc).__name__
-    text = str(exc).splitlines()[0] if str(exc) else ""
-    return f"{type(exc).__name__}: {text}"[:300]
-
-
 store_alerts_task = task(name="store-alerts", cache_policy=NO_CACHE)(store_alerts)
+findings_alerts_task = task(name="findings-alerts", cache_policy=NO_CACHE)(findings_alerts)
 deliver_task = task(name="deliver-alerts", cache_policy=NO_CACHE)(deliver_pending)

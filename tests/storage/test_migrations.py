@@ -159,3 +159,16 @@ def test_every_revision_upgrades_to_head_keeping_the_rows(db_url: str) -> None:
                 assert repo.table_counts(conn)["issuers"] == 1
     finally:
         engine.dispose()
+
+
+def test_the_views_module_equals_the_newest_frozen_view_sql() -> None:
+    # Changing storage/views.py without a revision that freezes the new SQL would leave
+    # upgraded databases on the old views.
+    from storage.migrations import frozen_views
+    from storage.views import view_sql
+
+    newest = getattr(frozen_views, max(n for n in dir(frozen_views) if n.startswith("VIEWS_")))
+    assert list(newest) == list(VIEW_NAMES)
+    for name in VIEW_NAMES:
+        for dialect in ("sqlite", "postgresql"):
+            assert newest[name][dialect].strip() == view_sql(name, dialect), name

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from storage.types import ExactDecimal, UtcDateTime
-from storage.views import create_views, drop_views
+from storage.migrations.frozen_views import VIEWS_0001, create_views, drop_views
 
 
 revision: str = '0001'
@@ -194,11 +194,11 @@ def upgrade() -> None:
         ['document_id', 'metric', sa.text("coalesce(period_start, '0001-01-01')"), 'period_end', 'basis'],
         unique=True,
     )
-    create_views(op.get_bind())
+    create_views(op.get_bind(), VIEWS_0001)
 
 
 def downgrade() -> None:
-    drop_views(op.get_bind())
+    drop_views(op.get_bind(), VIEWS_0001)
     for table in ('alert_deliveries', 'validation_results', 'guidance', 'facts', 'document_files',
                   'dividends', 'alert_events', 'documents', 'runs', 'issuers'):
         op.drop_table(table)

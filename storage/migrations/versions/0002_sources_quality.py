@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from storage.types import UtcDateTime
-from storage.views import create_views, drop_views
+from storage.migrations.frozen_views import VIEWS_0001, create_views, drop_views
 
 revision: str = "0002"
 down_revision: str | None = "0001"
@@ -78,11 +78,11 @@ def downgrade() -> None:
     op.drop_table("http_cache")
     op.drop_table("source_state")
     # SQLite rebuilds tables to drop columns; views over them must be out of the way.
-    drop_views(op.get_bind())
+    drop_views(op.get_bind(), VIEWS_0001)
     with op.batch_alter_table("alert_events") as batch:
         batch.drop_column("details")
     op.drop_index("ix_documents_disclosure_id", table_name="documents")
     with op.batch_alter_table("documents") as batch:
         for column in reversed(_DOCUMENT_COLUMNS):
             batch.drop_column(column.name)
-    create_views(op.get_bind())
+    create_views(op.get_bind(), VIEWS_0001)

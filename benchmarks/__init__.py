@@ -1,0 +1,1 @@
+"""Speed and memory measurements: ``python -m benchmarks.<name>`` prints a short table."""

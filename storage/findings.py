@@ -1,0 +1,208 @@
+"""Findings the warehouse can see once a document is loaded: restatements, guidance outcomes.
+
+Both read what is stored (never the extraction in hand), so they see every earlier report and
+give the same answer on a rerun; the alert stage turns them into alerts with stable dedup keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from sqlalchemy import and_, select
+from sqlalchemy.engine import Connection, Row
+
+from storage.schema import documents, facts, guidance
+from storage.views import GUIDANCE_VS_ACTUAL
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """One report of a value, as facts_history has it."""
+
+    value: Decimal
+    decimals: int
+    unit: str
+    document_id: str
+    reported_on: date
+
+
+@dataclass(frozen=True, slots=True)
+class Restatement:
+    """A later report that disagrees with the value shown until then, beyond rounding."""
+
+    issuer: str
+    metric: str
+    period_start: date | None
+    period_end: date
+    basis: str
+    before: Report
+    after: Report
+
+
+@dataclass(frozen=True, slots=True)
+class GuidanceOutcome:
+    """A guided period whose actual has arrived (a row of guidance_vs_actual, plus dates)."""
+
+    issuer: str
+    metric: str
+    period_start: date
+    period_end: date
+    low: Decimal | None
+    high: Decimal | None
+    unit: str
+    issued_on: date
+    actual: Decimal
+    actual_decimals: int | None
+    outcome: str  # above | within | below
+    variance_pct: Decimal | None
+    guidance_document_id: str
+    actual_document_id: str
+
+
+def half_unit(decimals: int) -> Decimal:
+    """Half a unit of the last printed digit: RMB89,561 million (decimals -6) -> 500,000."""
+    return Decimal(5).scaleb(-decimals - 1)
+
+
+def restatements(conn: Connection, document_id: str) -> list[Restatement]:
+    """Restatements that ``document_id`` takes part in, folding reports as facts_latest does.
+
+    Reports of a key are taken in publication order; a less precise report that agrees with
+    the current value to its own rounding leaves it in place (no finding); any other report
+    that differs beyond the coarser rounding of the two is a restatement.
+    """
+    found = []
+    for key, reports in _histories(conn, document_id).items():
+        current = reports[0]
+        for report in reports[1:]:
+            if _keeps(current, report):
+                continue
+            if _differs(current, report) and document_id in (
+                current.document_id,
+                report.document_id,
+            ):
+                found.append(Restatement(*key, before=current, after=report))
+            current = report
+    return found
+
+
+def _keeps(current: Report, new: Report) -> bool:
+    return (
+        new.decimals < current.decimals
+        and new.unit == current.unit
+        and abs(new.value - current.value) <= half_unit(new.decimals)
+    )
+
+
+def _differs(a: Report, b: Report) -> bool:
+    if a.unit != b.unit:
+        return True
+    return abs(a.value - b.value) > half_unit(min(a.decimals, b.decimals))
+
+
+_Key = tuple[str, str, date | None, date, str]
+
+
+def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
+    """Every non-quarantined report of the keys the document reports, oldest first."""
+    f, d, k = facts, documents, facts.alias("k")
+    same_key = and_(
+        k.c.document_id == document_id,
+        k.c.metric == f.c.metric,
+        k.c.period_end == f.c.period_end,
+        k.c.period_start.is_not_distinct_from(f.c.period_start),
+        k.c.basis == f.c.basis,
+    )
+    stmt = (
+        select(
+            d.c.issuer,
+            f.c.metric,
+            f.c.period_start,
+            f.c.period_end,
+            f.c.basis,
+            f.c.value,
+            f.c.decimals,
+            f.c.unit,
+            f.c.document_id,
+            f.c.reported_on,
+        )  # fmt: skip
+        .join(d, d.c.document_id == f.c.document_id)
+        .where(d.c.status != "quarantined", select(k.c.fact_id).where(same_key).exists())
+        .order_by(f.c.reported_on, d.c.published_at, f.c.document_id)
+    )
+    histories: dict[_Key, list[Report]] = {}
+    for r in conn.execute(stmt):
+        key = (r.issuer, r.metric, r.period_start, r.period_end, r.basis)
+        report = Report(r.value, r.decimals, r.unit, r.document_id, r.reported_on)
+        histories.setdefault(key, []).append(report)
+    return histories
+
+
+def guidance_outcomes(conn: Connection, issuers: Sequence[str]) -> list[GuidanceOutcome]:
+    """Guided periods of the issuers whose actual is known, with when the guidance was issued."""
+    v, g = GUIDANCE_VS_ACTUAL.c, guidance.c
+    a = facts.alias("a")
+    stmt = (
+        select(
+            v.issuer,
+            v.metric,
+            v.period_start,
+            v.period_end,
+            v.guidance_low,
+            v.guidance_high,
+            v.unit,
+            g.issued_on,
+            v.actual,
+            a.c.decimals,
+            v.outcome,
+            v.variance_pct,
+            v.guidance_document_id,
+            v.actual_document_id,
+        )  # fmt: skip
+        .join(
+            guidance,
+            and_(
+                g.document_id == v.guidance_document_id,
+                g.metric == v.metric,
+                g.period_start == v.period_start,
+                g.period_end == v.period_end,
+            ),
+        )
+        .outerjoin(
+            a,
+            and_(
+                a.c.document_id == v.actual_document_id,
+                a.c.metric == v.metric,
+                a.c.period_start == v.period_start,
+                a.c.period_end == v.period_end,
+                a.c.basis == "us_gaap",
+            ),
+        )
+        .where(v.issuer.in_(list(issuers)), v.outcome != "pending")
+        .order_by(v.issuer, v.period_end, v.metric)
+    )
+    return [_outcome(r) for r in conn.execute(stmt)]
+
+
+def _outcome(r: Row[tuple[object, ...]]) -> GuidanceOutcome:
+    m = r._mapping
+    variance = m["variance_pct"]
+    return GuidanceOutcome(
+        issuer=m["issuer"],
+        metric=m["metric"],
+        period_start=m["period_start"],
+        period_end=m["period_end"],
+        low=m["guidance_low"],
+        high=m["guidance_high"],
+        unit=m["unit"],
+        issued_on=m["issued_on"],
+        actual=m["actual"],
+        actual_decimals=m["decimals"],
+        outcome=m["outcome"],
+        variance_pct=None if variance is None else Decimal(str(variance)),
+        guidance_document_id=m["guidance_document_id"],
+        actual_document_id=m["actual_document_id"],
+    )

@@ -1,0 +1,81 @@
+"""How alert messages name periods, metrics and amounts, the way an analyst writes them."""
+
+from __future__ import annotations
+
+import csv
+from datetime import date, timedelta
+from decimal import Decimal
+from functools import cache
+
+from tasks.parsers.catalog import METRICS_CSV
+
+_CURRENCY = {"CNY": "RMB", "CNY/share": "RMB", "CNY/ADS": "RMB", "USD": "US$"}
+
+
+def period_label(start: date | None, end: date) -> str:
+    """'Q3 2024', 'H1 2024', 'FY2024', 'as of 2023-12-31', else 'start to end'."""
+    if start is None:
+        return f"as of {end}"
+    next_day = end + timedelta(days=1)
+    months = (next_day.year - start.year) * 12 + next_day.month - start.month
+    if start.day != 1 or next_day.day != 1:
+        return f"{start} to {end}"
+    if months == 3 and start.month in (1, 4, 7, 10):
+        return f"Q{(start.month + 2) // 3} {start.year}"
+    if months == 6 and start.month in (1, 7):
+        return f"H{1 if start.month == 1 else 2} {start.year}"
+    if months == 12 and start.month == 1:
+        return f"FY{start.year}"
+    return f"{start} to {end}"
+
+
+@cache
+def _labels() -> dict[str, str]:
+    with METRICS_CSV.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))[1:]
+    return {r[0]: r[4].split(" / ")[0].strip() for r in rows if len(r) > 4}
+
+
+def metric_label(metric: str) -> str:
+    """'net income', 'non-GAAP net income': metrics.csv's first label, in running text."""
+    label = _labels().get(metric, metric.replace("_", " "))
+    # lower-case a capitalised word, never an acronym ("Non-GAAP" -> "non-GAAP", "ADS" stays)
+    if len(label) > 1 and label[0].isupper() and not label[1].isupper():
+        return label[0].lower() + label[1:]
+    return label
+
+
+def amount(value: Decimal, unit: str, decimals: int | None = None) -> str:
+    """RMB1,798.8m (to the precision printed), 3.35%, 241,400,000 count."""
+    if unit == "percent":
+        return f"{value.normalize():f}%"
+    prefix = _CURRENCY.get(unit)
+    if prefix is None:
+        return f"{value.normalize():,f} {unit}"
+    if abs(value) < 1_000_000:
+        return f"{prefix}{value.normalize():,f}"
+    places = 1 if decimals is None else max(0, min(3, 6 + decimals))
+    return f"{prefix}{value / 1_000_000:,.{places}f}m"
+
+
+def guidance_range(low: Decimal | None, high: Decimal | None, unit: str) -> str:
+    """'RMB1.50–1.60bn' (billions to at least two places), or one bound."""
+    prefix = _CURRENCY.get(unit)
+    if prefix is None:
+        parts = [amount(v, unit) for v in (low, high) if v is not None]
+        return "–".join(parts)
+
+    def bn(v: Decimal) -> str:
+        text = f"{(v / 1_000_000_000).normalize():f}"
+        whole, _, frac = text.partition(".")
+        return f"{int(whole):,}.{frac.ljust(2, '0')}"
+
+    if low is not None and high is not None:
+        return f"{prefix}{bn(low)}–{bn(high)}bn"
+    return f"{prefix}{bn(low if low is not None else high)}bn"  # type: ignore[arg-type]
+
+
+def percent(value: Decimal, signed: bool = True) -> str:
+    """12.4% (one place); with a sign for changes (+16.1%, -24.7%)."""
+    rounded = Decimal(value).quantize(Decimal("0.1"))
+    return f"{rounded:+}%" if signed else f"{rounded}%"

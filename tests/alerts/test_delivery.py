@@ -1,0 +1,197 @@
+"""Alerts reach each channel once: real SMTP and HTTP receivers, crashes, concurrent runs."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import UTC, datetime
+
+import pytest
+from conftest import PASSWORD, Mailbox
+from pytest_httpserver import HTTPServer
+from sqlalchemy import Engine, select, text
+from werkzeug import Request, Response
+
+from storage import repo
+from storage.schema import TABLES, alert_deliveries
+from tasks.alert import Channel, channels_from_settings, deliver_pending, store_alerts
+from tasks.config import Settings
+
+TOKEN = "T0KEN-abc123-SECRET"
+
+
+def _alerts(engine: Engine, n: int = 2) -> list[str]:
+    return store_alerts(
+        engine,
+        [
+            repo.NewAlert(
+                kind="guidance_variance",
+                issuer="QFIN",
+                subject=f"QFIN Q3 2024 net income above guidance #{i}",
+                message=f"QFIN Q3 2024 net income RMB1,798.8m is 12.4% above the top #{i}",
+                dedup_key=f"test:{i}",
+            )
+            for i in range(n)
+        ],
+    )
+
+
+def _settings(**kw: object) -> Settings:
+    return Settings(**kw)  # type: ignore[arg-type]
+
+
+def _webhook(httpserver: HTTPServer, path: str = f"/hooks/{TOKEN}") -> str:
+    httpserver.expect_request(path, method="POST").respond_with_data("ok")
+    return httpserver.url_for(path)
+
+
+def _everything_stored(engine: Engine) -> str:
+    with engine.connect() as conn:
+        return "\n".join(str(tuple(r)) for t in TABLES for r in conn.execute(select(t)))
+
+
+def test_each_alert_reaches_each_channel_once(
+    engine: Engine, smtp_server: Mailbox, httpserver: HTTPServer
+) -> None:
+    ids = _alerts(engine)
+    hook = _webhook(httpserver)
+    slack = _webhook(httpserver, "/services/T000/B000/XXXX")
+    settings = _settings(
+        smtp_url=smtp_server.url(),
+        alert_email_to="analysts@example.test",
+        webhook_url=hook,
+        slack_webhook_url=slack,
+    )
+    channels = channels_from_settings(settings)
+    assert [c.name for c in channels] == ["email", "webhook", "slack"]
+    assert deliver_pending(engine, channels) == 6
+    for _ in range(3):
+        assert deliver_pending(engine, channels) == 0
+    assert sorted(m["Message-ID"] for m in smtp_server.messages) == sorted(
+        f"<{i}@filings-pipeline>" for i in ids
+    )
+    assert smtp_server.messages[0]["Subject"].startswith("[guidance_variance] QFIN Q3 2024")
+    hooks = [r for r, _ in httpserver.log if TOKEN in r.path]
+    assert sorted(r.headers["Idempotency-Key"] for r in hooks) == sorted(ids)
+    assert sorted(r.json["alert_id"] for r in hooks) == sorted(ids)
+    slacks = [r.json["text"] for r, _ in httpserver.log if "/services/" in r.path]
+    assert len(slacks) == 2 and all("12.4% above the top" in t for t in slacks)
+    with engine.connect() as conn:
+        delivered = conn.execute(text("select count(*) from alerts where delivered_at is not null"))
+        assert delivered.scalar_one() == 2
+
+
+class _Crash(BaseException):
+    """The process dying mid-run (not an Exception: nothing may catch it)."""
+
+
+def test_a_crash_between_storing_and_sending_resends_next_run(
+    engine: Engine, httpserver: HTTPServer
+) -> None:
+    [alert_id] = _alerts(engine, 1)
+
+    def crash(_: repo.PendingDelivery) -> None:
+        raise _Crash
+
+    with pytest.raises(_Crash):
+        deliver_pending(engine, [Channel("webhook", crash)])
+    channels = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
+    assert deliver_pending(engine, channels) == 1
+    assert deliver_pending(engine, channels) == 0
+    assert [r.headers["Idempotency-Key"] for r, _ in httpserver.log] == [alert_id]
+
+
+def test_a_crash_after_sending_resends_with_the_same_idempotency_key(
+    engine: Engine, httpserver: HTTPServer
+) -> None:
+    [alert_id] = _alerts(engine, 1)
+    [real] = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
+
+    def send_then_crash(a: repo.PendingDelivery) -> None:
+        real.send(a)
+        raise _Crash  # before the delivery is marked
+
+    with pytest.raises(_Crash):
+        deliver_pending(engine, [Channel("webhook", send_then_crash)])
+    assert deliver_pending(engine, [real]) == 1
+    assert deliver_pending(engine, [real]) == 0
+    # At most one repeat, and the receiver can drop it by its key.
+    assert [r.headers["Idempotency-Key"] for r, _ in httpserver.log] == [alert_id, alert_id]
+
+
+def test_a_failed_webhook_is_retried_and_its_url_never_stored_or_logged(
+    engine: Engine, httpserver: HTTPServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    _alerts(engine, 1)
+    path = f"/hooks/{TOKEN}"
+    httpserver.expect_ordered_request(path).respond_with_data("busy", status=503)
+    httpserver.expect_ordered_request(path).respond_with_data("ok")
+    channels = channels_from_settings(_settings(webhook_url=httpserver.url_for(path)))
+    assert deliver_pending(engine, channels) == 0
+    with engine.connect() as conn:
+        row = conn.execute(select(alert_deliveries)).one()
+    assert (row.status, row.attempts) == ("failed", 1)
+    assert row.last_error == f"HTTP 503 from http://{httpserver.host}"
+    assert deliver_pending(engine, channels) == 1
+    assert TOKEN not in _everything_stored(engine)
+    ours = "\n".join(r.getMessage() for r in caplog.records if r.name != "werkzeug")
+    assert TOKEN not in ours and "HTTP 503" in ours  # werkzeug is the receiver's own log
+
+
+def test_a_refused_smtp_login_is_recorded_without_the_password(
+    engine: Engine, smtp_server: Mailbox, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    _alerts(engine, 1)
+    wrong = "wr0ng-" + PASSWORD
+    settings = _settings(smtp_url=smtp_server.url(wrong), alert_email_to="a@example.test")
+    assert deliver_pending(engine, channels_from_settings(settings)) == 0
+    with engine.connect() as conn:
+        error = conn.execute(select(alert_deliveries.c.last_error)).scalar_one()
+    assert error.startswith("SMTPAuthenticationError: (535"), error
+    assert wrong not in _everything_stored(engine) and wrong not in caplog.text
+    assert smtp_server.messages == []
+    settings = _settings(smtp_url=smtp_server.url(), alert_email_to="a@example.test")
+    assert deliver_pending(engine, channels_from_settings(settings)) == 1
+    assert PASSWORD not in _everything_stored(engine)
+
+
+def test_two_runs_delivering_at_once_send_each_alert_once(
+    engine: Engine, httpserver: HTTPServer
+) -> None:
+    ids = _alerts(engine, 3)
+    [real] = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
+
+    def slow(a: repo.PendingDelivery) -> None:
+        time.sleep(0.2)  # the other run reaches the same alert while this one sends
+        real.send(a)
+
+    start = threading.Barrier(2)
+    counts: list[int] = []
+
+    def run() -> None:
+        start.wait()
+        counts.append(deliver_pending(engine, [Channel("webhook", slow)]))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sum(counts) == 3
+    assert sorted(r.headers["Idempotency-Key"] for r, _ in httpserver.log) == sorted(ids)
+
+
+def test_responses_the_endpoint_sends_are_not_needed(httpserver: HTTPServer) -> None:
+    # A Slack-compatible endpoint answers 200 "ok" as text; a JSON hook may answer 204.
+    def no_content(_: Request) -> Response:
+        return Response(status=204)
+
+    httpserver.expect_request("/hook").respond_with_handler(no_content)
+    [channel] = channels_from_settings(_settings(webhook_url=httpserver.url_for("/hook")))
+    now = datetime.now(UTC)
+    alert = repo.PendingDelivery("alert-x", "webhook", "restatement", "QFIN", "s", "m", now, 0, "")
+    channel.send(alert)
+    assert httpserver.log[0][0].json["kind"] == "restatement"
