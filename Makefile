@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: install run test lint typecheck fixtures bench clean
+.PHONY: install run test e2e report lint typecheck fixtures bench clean
 
 install: $(STAMP)
 
@@ -27,6 +27,15 @@ test: $(STAMP)
 	@mkdir -p data/prefect-test
 	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest $(PYTEST_ARGS)
 
+## Only the end-to-end test: real Prefect server + process worker + the UI in headless Chromium
+## (`apt-get install chromium`); screenshots and logs go to test-artifacts/e2e/.
+e2e: $(STAMP)
+	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
+
+## Guidance versus actual from the warehouse: prints it and writes data/reports/guidance.png/.html.
+report: $(STAMP)
+	$(BIN)/filings report
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -42,4 +51,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf data .pytest_cache .mypy_cache .ruff_cache
+	rm -rf data test-artifacts .pytest_cache .mypy_cache .ruff_cache

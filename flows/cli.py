@@ -58,6 +58,18 @@ def _source(mode: SourceMode, settings: Settings) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def _progress(show: bool) -> Iterator[None]:
+    # Bars go to stderr so the summary on stdout stays clean for scripts.
+    if not show:
+        yield
+        return
+    from flows.console import progress_bars
+
+    with progress_bars(err):
+        yield
+
+
 def _fail(message: str) -> typer.Exit:
     err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(code=1)
@@ -97,16 +109,21 @@ def backfill(
     verbose: Verbose = False,
 ) -> None:
     """Fetch and process everything published since DATE."""
-    _run(source, issuer, since.date(), force=False, verbose=verbose)
+    _run(source, issuer, since.date(), force=False, verbose=verbose, bars=True)
 
 
 def _run(
-    source: SourceMode, issuer: list[str] | None, since: date | None, force: bool, verbose: bool
+    source: SourceMode,
+    issuer: list[str] | None,
+    since: date | None,
+    force: bool,
+    verbose: bool,
+    bars: bool = False,
 ) -> None:
     try:
         settings = load_settings()
         _prefect_env(settings, verbose)
-        with _source(source, settings):
+        with _source(source, settings), _progress(bars):
             from flows.ingest import ingest
 
             summary = ingest(issuers=issuer, since=since, force=force)
@@ -130,7 +147,8 @@ def ingest_files(
         _prefect_env(settings, verbose)
         from flows.ingest import ingest_local
 
-        summary = ingest_local(paths=[str(p) for p in paths], issuer=issuer)
+        with _progress(len(paths) > 1):
+            summary = ingest_local(paths=[str(p) for p in paths], issuer=issuer)
     except PipelineError as exc:
         raise _fail(str(exc)) from None
     _finish(summary)
@@ -151,3 +169,102 @@ def serve(
 
     with _source(source, settings):
         ingest.serve(name="filings-ingest", schedules=[Cron(cron, timezone=timezone)])
+
+
+@app.command()
+def status(
+    last: Annotated[int, typer.Option(min=1, help="How many recent runs to show.")] = 10,
+) -> None:
+    """Last runs, documents by status and alerts not yet delivered."""
+    from flows.console import status_tables
+    from tasks.status import warehouse_status
+
+    try:
+        engine = _warehouse()
+        state = warehouse_status(engine, last=last)
+    except PipelineError as exc:
+        raise _fail(str(exc)) from None
+    for table in status_tables(state):
+        console.print(table)
+
+
+@app.command()
+def report(
+    issuer: IssuerOpt = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Folder for guidance.png/.html; default DATA_DIR/reports.")
+    ] = None,
+) -> None:
+    """Guidance versus actual per issuer, and a chart of it (PNG and HTML)."""
+    from flows.console import guidance_tables
+    from tasks.report import read_guidance, write_report
+
+    try:
+        settings = load_settings()
+        _check_issuers(settings, issuer or [])
+        rows = read_guidance(_warehouse(settings), issuer or [])
+        files = write_report(rows, out or settings.data_dir / "reports")
+    except (PipelineError, OSError) as exc:
+        raise _fail(str(exc).splitlines()[0]) from None
+    for table in guidance_tables(rows):
+        console.print(table)
+    if not rows:
+        console.print("no guidance in the warehouse yet")
+    console.print(f"chart: {files.png}\nchart: {files.html}", highlight=False, soft_wrap=True)
+
+
+def _warehouse(settings: Settings | None = None) -> Any:
+    from tasks.load import open_warehouse
+
+    return open_warehouse((settings or load_settings()).warehouse_url)
+
+
+def _check_issuers(settings: Settings, tickers: list[str]) -> None:
+    known = {i.ticker for i in settings.issuers()}
+    unknown = sorted({t.upper() for t in tickers} - known)
+    if unknown:
+        raise PipelineError(f"unknown issuer(s) {unknown}: configured are {sorted(known)}")
+
+
+@app.command()
+def release(
+    document_id: Annotated[str, typer.Argument(help="e.g. sec:0001104659-24-032436")],
+    by: Annotated[str, typer.Option("--by", help="Who releases it (default: your login).")] = "",
+    reason: Annotated[str, typer.Option(help="Why the figures may be published.")] = "",
+    verbose: Verbose = False,
+) -> None:
+    """Let a quarantined document's facts into facts_latest (records who and when)."""
+    import getpass
+
+    try:
+        settings = load_settings()
+        _prefect_env(settings, verbose)
+        from flows.quality import release as release_flow
+
+        line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
+                            reason=reason)  # fmt: skip
+    except PipelineError as exc:
+        raise _fail(str(exc)) from None
+    console.print(line, highlight=False, soft_wrap=True)
+
+
+@app.command()
+def revalidate(
+    document_ids: Annotated[
+        list[str] | None, typer.Argument(help="Documents to check; default every loaded one.")
+    ] = None,
+    issuer: Annotated[str | None, typer.Option("--issuer", help="Only this ticker.")] = None,
+    verbose: Verbose = False,
+) -> None:
+    """Run today's suites on stored facts again (no fetching); quarantine or un-quarantine."""
+    try:
+        settings = load_settings()
+        _prefect_env(settings, verbose)
+        if issuer:
+            _check_issuers(settings, [issuer])
+        from flows.quality import revalidate as revalidate_flow
+
+        summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)
+    except PipelineError as exc:
+        raise _fail(str(exc)) from None
+    console.print(summary.render(), highlight=False, soft_wrap=True)

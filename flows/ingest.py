@@ -6,7 +6,7 @@ or one source is recorded with a one-line reason and the rest of the run goes on
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,6 +14,8 @@ from prefect import flow, get_run_logger
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
+from flows import progress, reporting
+from flows.failures import on_run_failed
 from tasks import alert, extract, fetch, load, validate
 from tasks.archive import RawArchive
 from tasks.config import Settings, load_settings
@@ -24,25 +26,40 @@ from tasks.summary import RunSummary
 SourceName = Literal["sec", "hkex"]
 
 
-@flow(name="ingest", log_prints=True)
+@flow(name="ingest", log_prints=True, on_failure=[on_run_failed], on_crashed=[on_run_failed])
 def ingest(
     issuers: list[str] | None = None,
     sources: list[SourceName] | None = None,
     since: date | None = None,
     force: bool = False,
 ) -> RunSummary:
-    """One pass over the configured issuers: process every document not yet ingested."""
+    """One pass over the configured issuers: process every document not yet ingested.
+
+    Args:
+        issuers: Tickers to process, e.g. ["QFIN"]; empty means every configured issuer.
+        sources: Where to look: "sec" (EDGAR 6-K) and/or "hkex" (HKEXnews); empty means both.
+        since: List everything published since this date (a backfill); empty means only
+            what is new since the last run.
+        force: Process again documents already loaded (after a parser fix).
+    """
     settings = load_settings()
     engine = load.open_warehouse(settings.warehouse_url)
     clients = fetch.build_sources(settings)
     archive = RawArchive(settings.archive_root)
-    summary = RunSummary()
-    for issuer in _select(settings, issuers):
+    summary = RunSummary(data_docs_dir=str(settings.data_docs_path))
+    chosen = _select(settings, issuers)
+    run = reporting.begin(engine)
+    for issuer in chosen:
         for source in sources or ["sec", "hkex"]:
-            _discover(engine, clients, summary, source, issuer, since or settings.since)
-        for document_id in load.pending(engine, issuer.ticker, force=force):
+            _discover(engine, clients, summary, source, issuer, since or settings.since, since)
+        pending = load.pending(engine, issuer.ticker, force=force)
+        todo = fetch.processable(engine, pending)
+        progress.start(len(todo), issuer.ticker)
+        for document_id in todo:
             _process(engine, clients, archive, summary, issuer, document_id)
+            progress.advance(document_id)
     summary.alerts_delivered = alert.deliver_task(engine, alert.channels_from_settings(settings))
+    reporting.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
     return summary
 
@@ -65,15 +82,19 @@ def _discover(
     source: str,
     issuer: Issuer,
     since: date,
+    explicit: date | None,
 ) -> None:
-    today = datetime.now(UTC).date()
-    state = fetch.discover_task(clients, source, issuer, since, today, return_state=True)
+    # An explicit date (backfill, --since) lists everything from it; else only what is new.
+    state = fetch.discover_task(
+        engine, clients, source, issuer, since, explicit is not None, return_state=True
+    )
     if state.is_failed():
         summary.source_failures.append(f"{issuer.ticker} {source}: {_reason(state)}")
         return
-    refs = state.result()
-    summary.found += len(refs)
-    summary.new += len(load.register(engine, issuer, refs))
+    listing = state.result()
+    summary.found += len(listing.items)
+    summary.new += len(load.register(engine, issuer, listing.refs))
+    fetch.record_listing(engine, source, issuer, listing)
 
 
 def _process(
@@ -84,23 +105,31 @@ def _process(
     issuer: Issuer,
     document_id: str,
 ) -> None:
+    paused = fetch.pause_reason(engine, document_id.split(":", 1)[0], fetch.utcnow())
+    if paused:  # left pending: the first run after the pause fetches it
+        if not any(paused in failure for failure in summary.source_failures):
+            summary.source_failures.append(f"{issuer.ticker} {paused}")
+        return
     try:
         ref = load.document_ref(engine, document_id)
         files = fetch.fetch_files_task(
-            clients, archive, ref, issuer.cik, load.stored_files(engine, document_id)
+            engine, clients, archive, ref, issuer.cik, load.stored_files(engine, document_id)
         )
         load.save_files(engine, document_id, files)
         result = extract.extract_document_task(
             document_id, fetch.read_files(archive, files), issuer.ticker
         )
-        checks = validate.validate_task(document_id, result.facts)
+        checks = validate.validate_document_task(engine, document_id, result, summary.data_docs_dir)
         quarantine = validate.quarantine_required(checks)
         counts = load.load_task(
-            engine, document_id, result.facts, checks, quarantine, str(result.kind)
-        )
+            engine, document_id, result.facts, checks, quarantine, str(result.kind),
+            guidance=result.guidance, dividends=result.dividends,
+        )  # fmt: skip
         created = alert.store_alerts_task(
             engine, alert.data_quality_alerts(issuer.ticker, document_id, checks)
         )
+        # Restatements and guidance outcomes are read from the warehouse after the load.
+        created += alert.findings_alerts_task(engine, issuer.ticker, document_id)
     except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
         load.mark(engine, document_id, Status.FAILED, _one_line(exc))
         summary.failed.append(f"{document_id}: {_one_line(exc)}")
@@ -121,20 +150,27 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
 
 
-@flow(name="ingest-local", log_prints=True)
+@flow(name="ingest-local", log_prints=True, on_failure=[on_run_failed], on_crashed=[on_run_failed])
 def ingest_local(paths: list[str], issuer: str = "QFIN") -> RunSummary:
-    """Extract -> validate -> load -> alert for files a person dropped in by hand."""
+    """Extract -> validate -> load -> alert for files a person dropped in by hand.
+
+    Args:
+        paths: Files on the worker's disk: .htm/.html exhibits, .pdf announcements, .txt.
+        issuer: Ticker the files belong to.
+    """
     settings = load_settings()
     engine = load.open_warehouse(settings.warehouse_url)
     archive = RawArchive(settings.archive_root)
     clients = fetch.build_sources(settings)
     (chosen,) = _select(settings, [issuer])
-    summary = RunSummary()
+    summary = RunSummary(data_docs_dir=str(settings.data_docs_path))
+    progress.start(len(paths), "local files")
     for path in paths:
         ref, stored = fetch.archive_local_file(archive, chosen, Path(path))
         summary.found += 1
         summary.new += len(load.register(engine, chosen, [ref]))
         load.save_files(engine, ref.document_id, [stored])
         _process(engine, clients, archive, summary, chosen, ref.document_id)
+        progress.advance(Path(path).name)
     summary.alerts_delivered = alert.deliver_task(engine, alert.channels_from_settings(settings))
     return summary

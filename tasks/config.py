@@ -9,10 +9,10 @@ from __future__ import annotations
 import tomllib
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tasks.errors import ConfigError
@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("data"), description="Where the embedded default keeps its files.")
     database_url: str = Field("", description="SQLAlchemy URL; default a SQLite file in data_dir.")
     archive_url: str = Field("", description="Raw archive root: a folder or any fsspec URL.")
+    data_docs_dir: Path | None = Field(
+        None, description="Where GX Data Docs are built; default data_dir/data_docs."
+    )
     sec_data_url: str = "https://data.sec.gov"
     sec_archives_url: str = "https://www.sec.gov"
     hkex_url: str = "https://www1.hkexnews.hk"
@@ -38,6 +41,15 @@ class Settings(BaseSettings):
     sec_max_requests_per_second: float = Field(10.0, gt=0, le=10)
     hkex_seconds_between_requests: float = Field(1.0, ge=0)
     hkex_language: str = Field("en", pattern="^(en|zh)$")
+    # Sources (issue 3): SEC limiter, rate-block pause, listing overlap, Atom fast path.
+    sec_limiter: Literal["auto", "local", "prefect"] = "auto"
+    sec_rate_limit_name: str = "sec-requests"
+    sec_pause_minutes: float = Field(10.0, ge=10, description="SEC blocks for ~10 minutes.")
+    sec_latest_feed: bool = Field(False, description="Also read EDGAR's latest-filings feed.")
+    hkex_overlap_days: int = Field(7, ge=0, description="Days a title search re-lists.")
+    prefect_api_url: str = Field(
+        "", validation_alias=AliasChoices("prefect_api_url", "PREFECT_API_URL")
+    )
     http_timeout_seconds: float = Field(30.0, gt=0)
     since: date = Field(date(2024, 1, 1), description="Earliest filing date a first run fetches.")
     issuers_file: Path | None = None
@@ -46,6 +58,11 @@ class Settings(BaseSettings):
     alert_email_from: str = "filings-pipeline@localhost"
     webhook_url: SecretStr | None = None
     slack_webhook_url: SecretStr | None = None
+    # Names of Prefect Secret blocks; when set they win over the variables above.
+    smtp_url_block: str = Field("", description="Prefect Secret block holding FILINGS_SMTP_URL.")
+    smtp_password_block: str = Field("", description="Secret block with the SMTP password.")
+    webhook_url_block: str = Field("", description="Secret block with the JSON webhook URL.")
+    slack_webhook_url_block: str = Field("", description="Secret block with the Slack URL.")
 
     @field_validator("sec_data_url", "sec_archives_url", "hkex_url")
     @classmethod
@@ -61,6 +78,11 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite:///{(self.data_dir / 'warehouse.sqlite').resolve()}"
+
+    @property
+    def data_docs_path(self) -> Path:
+        """Folder of the Great Expectations Data Docs site (index.html at its top)."""
+        return (self.data_docs_dir or self.data_dir / "data_docs").resolve()
 
     @property
     def archive_root(self) -> str:

@@ -9,7 +9,16 @@ from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
 from storage import db, repo
-from tasks.models import DocumentRef, Fact, Issuer, Status, StoredFile, ValidationResult
+from tasks.models import (
+    Dividend,
+    DocumentRef,
+    Fact,
+    Guidance,
+    Issuer,
+    Status,
+    StoredFile,
+    ValidationResult,
+)
 
 
 def open_warehouse(url: str) -> Engine:
@@ -64,11 +73,21 @@ def load(
     validations: Sequence[ValidationResult],
     quarantine: bool,
     kind: str,
+    guidance: Sequence[Guidance] = (),
+    dividends: Sequence[Dividend] = (),
 ) -> repo.LoadCounts:
-    """Upsert one document's facts and validation results in one transaction."""
+    """Upsert one document's facts, outlook, dividends and checks in one transaction."""
     with engine.begin() as conn:
         repo.set_kind(conn, document_id, kind)
-    return repo.load_document(engine, document_id, facts, validations, quarantine=quarantine)
+    return repo.load_document(
+        engine,
+        document_id,
+        facts,
+        validations,
+        quarantine=quarantine,
+        guidance=guidance,
+        dividends=dividends,
+    )
 
 
 load_task = task(name="load", retries=2, retry_delay_seconds=[2, 5], cache_policy=NO_CACHE)(load)

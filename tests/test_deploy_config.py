@@ -1,13 +1,19 @@
 """deploy/prefect.yaml describes deployments Prefect can build from this code."""
 
+import copy
 import importlib
+import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
 from prefect import Flow
 from prefect.client.schemas.schedules import CronSchedule
+from prefect.events.schemas.deployment_triggers import DeploymentEventTrigger
+from prefect.server.events.actions import RunDeployment
+from prefect.utilities.schema_tools.hydration import HydrationContext, hydrate
 
 PREFECT_YAML = Path(__file__).resolve().parents[1] / "deploy" / "prefect.yaml"
 
@@ -31,12 +37,63 @@ class TestDeployment:
         flow = _flow(deployment["entrypoint"])
         flow.validate_parameters(deployment.get("parameters", {}))
 
-    def test_schedule_is_a_cron_in_a_real_time_zone(self, deployment):
-        (schedule,) = deployment["schedules"]
-        ZoneInfo(schedule["timezone"])
-        CronSchedule(cron=schedule["cron"], timezone=schedule["timezone"])
+    def test_schedules_are_crons_in_real_time_zones(self, deployment):
+        for schedule in deployment["schedules"]:
+            ZoneInfo(schedule["timezone"])
+            CronSchedule(cron=schedule["cron"], timezone=schedule["timezone"])
+
+    def test_triggers_are_valid_automations(self, deployment):
+        for trigger in deployment.get("triggers", []):
+            DeploymentEventTrigger.model_validate(trigger)
 
 
 def test_sec_pass_runs_in_new_york_and_hkex_pass_in_hong_kong():
-    zones = {d["name"]: d["schedules"][0]["timezone"] for d in _deployments()}
-    assert zones == {"sec-pass": "America/New_York", "hkex-pass": "Asia/Hong_Kong"}
+    zones = {d["name"]: [s["timezone"] for s in d["schedules"]] for d in _deployments()}
+    assert zones["sec-pass"] == ["America/New_York"]
+    assert zones["hkex-pass"] == ["Asia/Hong_Kong"]
+
+
+def test_backfill_is_started_by_hand_and_failures_alert_on_an_automation():
+    by_name = {d["name"]: d for d in _deployments()}
+    assert by_name["backfill"]["schedules"] == by_name["revalidate"]["schedules"] == []
+    alert = by_name["pipeline-failure-alert"]
+    (trigger,) = alert["triggers"]
+    assert set(trigger["expect"]) >= {"prefect.flow-run.Failed", "prefect.flow-run.Crashed"}
+    assert "pipeline-failure-alert" not in trigger["match_related"]["prefect.resource.name"]
+    assert trigger["parameters"]["flow_run_id"] == "{{ flow_run.id | string }}"
+
+
+def test_the_failure_trigger_renders_the_flow_run_id_as_the_server_does():
+    # The server wraps a one-expression template in "| tojson": a bare UUID fails to render
+    # (InvalidJinja) and the automation never starts the alert deployment.
+    (trigger,) = {d["name"]: d for d in _deployments()}["pipeline-failure-alert"]["triggers"]
+    parameters = copy.deepcopy(trigger["parameters"])
+    RunDeployment._upgrade_v1_templates(parameters)
+    flow_run_id = uuid.uuid4()
+    context = HydrationContext(
+        render_jinja=True, jinja_context={"flow_run": SimpleNamespace(id=flow_run_id)}
+    )
+    rendered = hydrate(parameters, context)
+    assert rendered == {"flow_run_id": str(flow_run_id), "lookback_hours": 24}
+
+
+def test_compose_runs_server_on_postgres_and_a_worker_on_the_process_pool():
+    compose = yaml.safe_load((PREFECT_YAML.parent / "docker-compose.yml").read_text())
+    services = compose["services"]
+    server_db = services["prefect-server"]["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"]
+    assert server_db.startswith("postgresql+asyncpg://") and "@postgres:5432/" in server_db
+    worker = services["worker"]
+    assert "--pool filings-process" in " ".join(worker["command"])
+    assert worker["environment"]["PREFECT_API_URL"] == "http://prefect-server:4200/api"
+    assert worker["environment"]["FILINGS_DATABASE_URL"].startswith("postgresql+psycopg://")
+    assert "prefect-server" in worker["depends_on"]
+
+
+def test_ingest_and_alert_parameters_are_described_for_the_ui_form():
+    # Other flows' parameter descriptions (revalidate) are their owners' to write.
+    ours = [d for d in _deployments() if d["entrypoint"].startswith(("flows/ingest", "flows/fail"))]
+    assert len(ours) == 4
+    for deployment in ours:
+        schema = _flow(deployment["entrypoint"]).parameters.model_dump()
+        for name, spec in schema["properties"].items():
+            assert spec.get("description"), f"{deployment['name']}: {name} has no description"

@@ -1,0 +1,48 @@
+"""Pipeline-failure alerts: the ``pipeline-failure-alert`` flow and the failing run's own hook.
+
+The flow runs in its own process, started by the server (a deployment trigger on the
+``prefect.flow-run.Failed``/``Crashed`` events, see deploy/prefect.yaml) and hourly as a
+sweep; the hook is the fast path while the failing process is still alive. Both store the
+alert under the flow run id, so a failure raises exactly one ``pipeline_failure`` alert.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from prefect import flow, get_run_logger
+
+from tasks import alert, failures, load, status
+from tasks.config import load_settings
+
+
+@flow(name="pipeline-failure-alert", log_prints=True)
+def alert_failed_runs(flow_run_id: str = "", lookback_hours: int = 24) -> list[str]:
+    """Alert on failed or crashed pipeline runs; each failure is alerted once.
+
+    Args:
+        flow_run_id: The failed flow run (the automation fills it in); empty sweeps all
+            failed runs of the lookback window.
+        lookback_hours: How far back a sweep looks for failed runs.
+    """
+    settings = load_settings()
+    engine = load.open_warehouse(settings.warehouse_url)
+    since = datetime.now(UTC) - timedelta(hours=lookback_hours)
+    runs = failures.find_failed_runs_task(since, flow_run_id or None)
+    created = failures.store_failures_task(engine, runs)
+    alert.deliver_task(engine, alert.channels_from_settings(settings))
+    get_run_logger().info("%d failed run(s) seen, %d new alert(s)", len(runs), len(created))
+    return created
+
+
+def on_run_failed(flow: Any, flow_run: Any, state: Any) -> None:
+    """Flow hook (on_failure, on_crashed): store and send the run's failure alert now."""
+    settings = load_settings()
+    engine = load.open_warehouse(settings.warehouse_url)
+    try:
+        failures.store_failures(engine, [failures.failed_run(flow_run, flow.name, state)])
+        status.fail_runs_of(engine, str(flow_run.id))
+        alert.deliver_pending(engine, alert.channels_from_settings(settings))
+    finally:
+        engine.dispose()

@@ -1,0 +1,147 @@
+"""Helpers of the end-to-end tests: process control, bounded waits, where things go."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+POOL = "filings-process"
+
+
+@dataclass
+class Stack:
+    """The running deployment: API URL, environment for Prefect clients, warehouse URL."""
+
+    url: str
+    api_url: str
+    env: dict[str, str]
+    warehouse_url: str
+    logs: Path
+    planned: dict[str, list[Any]]  # scheduled runs the server's scheduler created
+
+
+def unavailable(message: str) -> None:
+    if os.environ.get("FILINGS_REQUIRE_SERVICES") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(check: Callable[[], object], seconds: float, what: str, every: float = 2.0) -> object:
+    """Poll ``check`` until it returns something truthy; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            value = check()
+        except (requests.RequestException, OSError):
+            value = None
+        if value:
+            return value
+        time.sleep(every)
+    pytest.fail(f"timed out after {seconds:.0f}s waiting for {what}")
+
+
+def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    # The worker's flow runs are children in the same session: end the whole group.
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def prefect(env: dict[str, str], *args: str) -> None:
+    result = subprocess.run(
+        [str(BIN / "prefect"), *args], cwd=ROOT, env=env, capture_output=True, timeout=300
+    )
+    assert result.returncode == 0, result.stdout.decode()[-2000:] + result.stderr.decode()[-2000:]
+
+
+def client_for(api_url: str) -> Any:
+    """A context manager giving a sync Prefect client on ``api_url``."""
+    from prefect import get_client
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    @contextmanager
+    def _client() -> Iterator[Any]:
+        with temporary_settings({PREFECT_API_URL: api_url}), get_client(sync_client=True) as c:
+            yield c
+
+    return _client()
+
+
+def deployment_runs(client: Any, deployment: str, state: str | None = None, name: str = "") -> Any:
+    """Flow runs of a deployment, optionally in a state (by name) or with a run name."""
+    from prefect.client.schemas.filters import (
+        DeploymentFilter,
+        DeploymentFilterName,
+        FlowRunFilter,
+        FlowRunFilterName,
+        FlowRunFilterState,
+        FlowRunFilterStateName,
+    )
+
+    run_filter = FlowRunFilter()
+    if state:
+        run_filter.state = FlowRunFilterState(name=FlowRunFilterStateName(any_=[state]))
+    if name:
+        run_filter.name = FlowRunFilterName(any_=[name])
+    return client.read_flow_runs(
+        deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=[deployment])),
+        flow_run_filter=run_filter,
+        limit=200,
+    )
+
+
+def scheduled_then_paused(api_url: str, deployments: tuple[str, ...]) -> dict[str, list[Any]]:
+    """Wait for the server's scheduler to plan runs of each cron deployment, then pause them.
+
+    Pausing keeps scheduled runs from competing with the test's own runs for the worker.
+    """
+    planned: dict[str, list[Any]] = {}
+    with client_for(api_url) as client:
+        for name in deployments:
+            planned[name] = wait_for(
+                lambda n=name: (
+                    deployment_runs(client, n, "Scheduled")
+                    if len(deployment_runs(client, n, "Scheduled")) >= 3
+                    else None
+                ),
+                240,
+                f"the scheduler to plan runs of {name}",
+            )
+            deployment = client.read_deployment_by_name(f"ingest/{name}")
+            client.pause_deployment(deployment.id)
+            for run in deployment_runs(client, name, "Scheduled"):
+                client.delete_flow_run(run.id)
+    return planned

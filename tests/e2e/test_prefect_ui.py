@@ -1,0 +1,94 @@
+"""Production route end to end: deployments on a real server, a worker, the UI in Chromium."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+import pytest
+from e2e_stack import ARTIFACTS, client_for, deployment_runs, wait_for
+from sqlalchemy import select
+
+from storage import db
+from storage.schema import alert_events, documents
+
+pytestmark = pytest.mark.timeout(1200)
+
+
+def _client(stack):
+    return client_for(stack.api_url)
+
+
+def test_cron_deployments_get_runs_from_the_servers_scheduler(stack):
+    # The server's scheduler service created these (with SQLAlchemy 2.1 it silently makes none);
+    # the fixture waited for them before pausing the cron deployments.
+    sec, hkex = stack.planned["sec-pass"], stack.planned["hkex-pass"]
+    assert len(sec) >= 3 and len(hkex) >= 3
+    assert all(r.parameters == {"sources": ["sec"]} for r in sec)
+    assert all(r.parameters == {"sources": ["hkex"]} for r in hkex)
+    assert len({r.expected_start_time for r in sec}) == len(sec)
+    new_york = [r.expected_start_time.astimezone(ZoneInfo("America/New_York")) for r in sec]
+    assert all(t.minute % 15 == 0 and 7 <= t.hour <= 19 and t.weekday() < 5 for t in new_york)
+
+
+def test_a_custom_run_from_the_ui_completes(stack, browser):
+    page = browser.new_page()
+    with _client(stack) as client:
+        deployment = client.read_deployment_by_name("ingest/backfill")
+    page.goto(f"{stack.url}/deployments/deployment/{deployment.id}", timeout=120_000)
+    page.get_by_role("button", name="Run", exact=True).click(timeout=60_000)
+    page.get_by_text("Custom run").click()
+    page.get_by_text("issuers (Optional)").wait_for(timeout=60_000)
+    run_name = page.locator("input").first.input_value()
+    # The parameter: issuers = ["QFIN"] (the form's list editor: "list", "Add item", text).
+    page.locator("button").filter(has_text="list").first.click()
+    page.locator(".p-draggable-list__create-button").first.click()
+    page.locator(".schema-form-property-array-list textarea").first.fill("QFIN")
+    page.screenshot(path=str(ARTIFACTS / "e2e" / "1-custom-run-form.png"), full_page=True)
+    page.get_by_role("button", name="Submit").click()
+
+    with _client(stack) as client:
+        (run,) = wait_for(
+            lambda: deployment_runs(client, "backfill", name=run_name), 60, "the UI's run"
+        )
+    assert run.parameters["issuers"] == ["QFIN"]
+    page.goto(f"{stack.url}/runs/flow-run/{run.id}", timeout=120_000)
+    page.screenshot(path=str(ARTIFACTS / "e2e" / "2-run-page-started.png"), full_page=True)
+    page.get_by_text("Completed", exact=True).first.wait_for(timeout=600_000)
+    page.screenshot(path=str(ARTIFACTS / "e2e" / "3-run-page-completed.png"), full_page=True)
+    with _client(stack) as client:
+        assert client.read_flow_run(run.id).state.is_completed()
+    engine = db.make_engine(stack.warehouse_url)
+    with engine.connect() as conn:
+        loaded = conn.execute(
+            select(documents.c.document_id).where(documents.c.status == "loaded")
+        ).all()
+    engine.dispose()
+    assert len(loaded) >= 4
+
+
+def test_a_failed_run_raises_one_pipeline_failure_alert_through_the_automation(stack):
+    with _client(stack) as client:
+        backfill = client.read_deployment_by_name("ingest/backfill")
+        failed = client.create_flow_run_from_deployment(
+            backfill.id, parameters={"issuers": ["NOPE"]}
+        )
+        wait_for(lambda: client.read_flow_run(failed.id).state.is_final(), 300, "the failing run")
+        assert client.read_flow_run(failed.id).state.is_failed()
+        # The server's automation starts the alert deployment for this run, in a new process.
+        (alerting,) = wait_for(
+            lambda: [
+                r
+                for r in deployment_runs(client, "pipeline-failure-alert", state="Completed")
+                if r.parameters.get("flow_run_id") == str(failed.id)
+            ],
+            300,
+            "the pipeline-failure-alert run the automation starts",
+        )
+    engine = db.make_engine(stack.warehouse_url)
+    with engine.connect() as conn:
+        alerts = conn.execute(
+            select(alert_events.c.dedup_key).where(alert_events.c.kind == "pipeline_failure")
+        ).all()
+    engine.dispose()
+    assert [a.dedup_key for a in alerts] == [f"pipeline_failure:{failed.id}"]
+    assert alerting.state.is_completed()
