@@ -113,6 +113,9 @@ def _build_runtime(
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
     # GX logs every ephemeral Data Docs folder at INFO: noise in every run's output.
+    # GX sets INFO on some of its own loggers; raise every one that exists after import.
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith("great_expectations")]:
+        logging.getLogger(name).setLevel(logging.WARNING)
     logging.getLogger("great_expectations").setLevel(logging.WARNING)
     context = gx.get_context(mode="ephemeral")
     # Progress bars would go to stderr on every run and clutter task logs.
