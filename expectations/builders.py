@@ -85,6 +85,7 @@ RULES: dict[str, rules.Rule] = {
     "usd_column": rules.usd_rule,
     "guidance_range": rules.guidance_rule,
     "core_metrics": rules.core_metrics_rule,
+    "damaged_text": rules.damaged_text_rule,
     "quarters_sum": cross.quarters_rule,
     "cross_source_facts": cross.cross_source_facts_rule,
     "cross_source_dividend": cross.cross_source_dividend_rule,

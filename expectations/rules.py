@@ -15,7 +15,7 @@ from datetime import date
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
-from tasks.models import Dividend, Fact, Guidance, select_stored_facts
+from tasks.models import Dividend, Fact, Guidance, UnmappedRow, select_stored_facts
 
 IDENTITY_BASIS = "us_gaap"
 RESULTS_KINDS = ("results_quarterly", "results_interim", "results_annual")
@@ -44,6 +44,7 @@ class Context:
     usd_facts: tuple[Fact, ...] = ()  # the USD convenience column, unit "USD"/"USD/ADS"
     prior: tuple[Sourced, ...] = ()  # facts of the issuer's other stored documents
     companions: tuple[Sourced, ...] = ()  # facts/dividends of the same disclosure, other source
+    refused: tuple[UnmappedRow, ...] = ()  # figures the extractor refused as damaged text
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +253,29 @@ def guidance_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Conte
         for g in ctx.guidance
         if g.low is not None and g.high is not None
     ]
+    return RuleOutput(rows, [])
+
+
+DAMAGE_MARK = "damaged figure"
+
+
+def damaged_text_rule(
+    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
+) -> RuleOutput:
+    """No printed figure was refused as damaged text (e.g. "RMB71.860 million").
+
+    The extractor never stores such a figure; this check makes the damage a finding a person
+    sees (a warning: the document's other figures are sound and still publish).
+    """
+    rows = [
+        CheckRow(name, f"{row.reason} at {row.locator}", "damaged figures", Decimal(1),
+                 "allowed", Decimal(0), Decimal(0), one_sided=True)
+        for row in ctx.refused
+        if DAMAGE_MARK in row.reason
+    ]  # fmt: skip
+    if not rows:  # evaluated and clean, not "nothing to compare"
+        rows = [CheckRow(name, "all printed figures", "damaged figures", Decimal(0),
+                         "allowed", Decimal(0), Decimal(0), one_sided=True)]  # fmt: skip
     return RuleOutput(rows, [])
 
 

@@ -113,6 +113,7 @@ def gather_context(
         guidance=extraction.guidance if extraction else (),
         dividends=extraction.dividends if extraction else (),
         usd_rate=extraction.usd_rate if extraction else None,
+        refused=extraction.unmapped if extraction else (),
         prior=tuple(Sourced(d, fact=f) for d, f in prior),
         companions=tuple(Sourced(d, fact=f) for d, f in their_facts)
         + tuple(Sourced(d, dividend=v) for d, v in their_dividends),

@@ -89,9 +89,13 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             stop(process)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+    """Headless Debian Chromium driven by Playwright (never a downloaded browser).
+
+    Module-scoped: Playwright's sync API keeps an event loop running in this thread until it
+    stops, and a later sync Prefect flow call would then return a coroutine.
+    """
     if not CHROMIUM.exists() or shutil.which(str(CHROMIUM)) is None:
         unavailable("Chromium not installed at /usr/bin/chromium: apt-get install chromium")
     try:

@@ -48,7 +48,7 @@ def test_a_custom_run_from_the_ui_completes(stack, browser):
 
     with _client(stack) as client:
         (run,) = wait_for(
-            lambda: deployment_runs(client, "backfill", name=run_name), 60, "the UI's run"
+            lambda: deployment_runs(client, "backfill", name=run_name), 180, "the UI's run"
         )
     assert run.parameters["issuers"] == ["QFIN"]
     page.goto(f"{stack.url}/runs/flow-run/{run.id}", timeout=120_000)
