@@ -264,19 +264,21 @@ def document_facts(conn: Connection, document_id: str) -> list[Fact]:
     """The facts stored for one document, as Fact records (for restatement checks)."""
     t = schema.facts
     stmt = select(t).where(t.c.document_id == document_id).order_by(t.c.fact_id)
-    return [
-        Fact(
-            metric=r.metric,
-            period_start=r.period_start,
-            period_end=r.period_end,
-            value=r.value,
-            unit=r.unit,
-            scale=r.scale,
-            decimals=r.decimals,
-            provenance=Provenance(r.file, r.locator, r.row_label, r.column_label, r.raw_text),
-            basis=r.basis,
-            origin=r.origin,
-            flags=tuple(json.loads(r.flags)),
-        )
-        for r in conn.execute(stmt)
-    ]
+    return [fact_from_row(r) for r in conn.execute(stmt)]
+
+
+def fact_from_row(r: Any) -> Fact:
+    """A stored ``facts`` row (or one selecting its columns) as the Fact it was loaded from."""
+    return Fact(
+        metric=r.metric,
+        period_start=r.period_start,
+        period_end=r.period_end,
+        value=r.value,
+        unit=r.unit,
+        scale=r.scale,
+        decimals=r.decimals,
+        provenance=Provenance(r.file, r.locator, r.row_label, r.column_label, r.raw_text),
+        basis=r.basis,
+        origin=r.origin,
+        flags=tuple(json.loads(r.flags)),
+    )

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -18,6 +17,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Connection
 
+from storage.loading import fact_from_row
 from storage.records import UnknownDocumentError
 from storage.schema import dividends, documents, facts, guidance, releases, validation_results
 from storage.sql import utcnow
@@ -82,7 +82,7 @@ def stored_facts(conn: Connection, document_ids: Sequence[str]) -> list[tuple[st
     stmt = (
         select(facts).where(facts.c.document_id.in_(list(document_ids))).order_by(facts.c.fact_id)
     )
-    return [(r.document_id, _fact(r)) for r in conn.execute(stmt)]
+    return [(r.document_id, fact_from_row(r)) for r in conn.execute(stmt)]
 
 
 def prior_facts(
@@ -101,7 +101,7 @@ def prior_facts(
         )
         .order_by(facts.c.reported_on, facts.c.fact_id)
     )
-    return [(r.document_id, _fact(r)) for r in conn.execute(stmt)]
+    return [(r.document_id, fact_from_row(r)) for r in conn.execute(stmt)]
 
 
 def companion_documents(conn: Connection, info: DocumentInfo) -> list[str]:
@@ -251,22 +251,6 @@ def quality_targets(
 
 def _provenance(r: Any) -> Provenance:
     return Provenance(r.file, r.locator, r.row_label, r.column_label, r.raw_text)
-
-
-def _fact(r: Any) -> Fact:
-    return Fact(
-        metric=r.metric,
-        period_start=r.period_start,
-        period_end=r.period_end,
-        value=r.value,
-        unit=r.unit,
-        scale=r.scale,
-        decimals=r.decimals,
-        provenance=_provenance(r),
-        basis=r.basis,
-        origin=r.origin,
-        flags=tuple(json.loads(r.flags)),
-    )
 
 
 def _result_row(document_id: str, r: ValidationResult, now: datetime) -> dict[str, Any]:
