@@ -1,20 +1,23 @@
 """The PDF path against plain pdfplumber, on the same documents: speed and peak memory.
 
 Ours: ``tasks.extract.extract_file`` (statement pages found from the raw content streams, only
-those parsed for tables; running text from the stream literals). Plain: pdfplumber
+those parsed for tables, their words read by pdfminer's interpreter without pdfplumber's
+per-glyph objects; running text from the stream literals). Plain: pdfplumber
 ``extract_text()`` + ``extract_tables()`` on every page. "Same facts" checks that every
 statement figure we extract is printed in the plain text too.
 
 Documents: the HKEx fixtures, and the results announcement lengthened with filler pages to 50,
 100 and 200 pages (generated at run time into a temp dir with the fixture generator's reportlab
 layout; nothing large is committed). Peak memory is tracemalloc's (pdfminer is pure Python).
-Usage: ``python -m benchmarks.pdf [--quick]``.
+Times are the best of ``--repeat`` untraced runs (the same count for both paths); "med x" is the
+speed-up of the medians. Usage: ``python -m benchmarks.pdf [--quick] [--repeat N]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import statistics
 import sys
 import tempfile
 import time
@@ -52,11 +55,15 @@ def ours(content: bytes) -> list[str]:
     return [f.provenance.raw_text for f in result.facts if f.origin == "table"]
 
 
-def measure(run: Callable[[bytes], object], content: bytes) -> tuple[float, float, object]:
-    """Seconds (an untraced run) and peak MiB (a second, traced run: tracing slows Python)."""
-    started = time.perf_counter()
-    out = run(content)
-    seconds = time.perf_counter() - started
+def measure(
+    run: Callable[[bytes], object], content: bytes, repeat: int = 1
+) -> tuple[list[float], float, object]:
+    """Seconds of ``repeat`` untraced runs and peak MiB (one more, traced: tracing slows Python)."""
+    seconds = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        out = run(content)
+        seconds.append(time.perf_counter() - started)
     tracemalloc.start()
     run(content)
     peak = tracemalloc.get_traced_memory()[1] / 2**20
@@ -88,18 +95,20 @@ def page_count(content: bytes) -> int:
         return len(pdf.pages)
 
 
-def row(name: str, content: bytes) -> str:
+def row(name: str, content: bytes, repeat: int = 1) -> str:
     """One line of the table."""
     pages = page_count(content)
-    ours_s, ours_mb, raws = measure(ours, content)
-    plain_s, plain_mb, text = measure(plain, content)
+    ours_runs, ours_mb, raws = measure(ours, content, repeat)
+    plain_runs, plain_mb, text = measure(plain, content, repeat)
     assert isinstance(raws, list) and isinstance(text, str)
+    ours_s, plain_s = min(ours_runs), min(plain_runs)
+    median = statistics.median(plain_runs) / statistics.median(ours_runs)
     squeezed = "".join(text.split())
     found = sum(1 for r in raws if "".join(r.split()) in squeezed)
     return (
         f"{name:<22}{pages:>6}{ours_s:>9.2f}{plain_s:>9.2f}{pages / ours_s:>9.1f}"
-        f"{pages / plain_s:>9.1f}{plain_s / ours_s:>8.1f}x{ours_mb:>9.1f}{plain_mb:>9.1f}"
-        f"{found:>7}/{len(raws)}"
+        f"{pages / plain_s:>10.1f}{plain_s / ours_s:>8.1f}x{ours_mb:>9.1f}{plain_mb:>10.1f}"
+        f"{found:>7}/{len(raws)}{median:>7.1f}x"
     )
 
 
@@ -107,18 +116,20 @@ def main(argv: list[str] | None = None) -> int:
     """Print the comparison table."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fixtures and 50 pages only")
+    parser.add_argument("--repeat", type=int, default=1, help="timed runs per path (best kept)")
     args = parser.parse_args(argv)
     ours((FIXTURES / "11126844.pdf").read_bytes())  # warm imports and the catalog
     print(
         f"{'document':<22}{'pages':>6}{'ours s':>9}{'plain s':>9}{'ours p/s':>9}"
-        f"{'plain p/s':>9}{'speedup':>9}{'ours MiB':>9}{'plain MiB':>9}{'same facts':>11}"
+        f"{'plain p/s':>10}{'speedup':>9}{'ours MiB':>9}{'plain MiB':>10}{'same facts':>11}"
+        f"{'med x':>8}"
     )
     for name in ("11480512.pdf", "11126844.pdf"):
-        print(row(name, (FIXTURES / name).read_bytes()))
+        print(row(name, (FIXTURES / name).read_bytes(), args.repeat))
     with tempfile.TemporaryDirectory() as tmp:
         for pages in (50,) if args.quick else (50, 100, 200):
             path = long_results_pdf(pages, Path(tmp))
-            print(row(path.name, path.read_bytes()))
+            print(row(path.name, path.read_bytes(), args.repeat))
     return 0
 
 

@@ -1,13 +1,15 @@
 """HKEx PDF announcement -> RawTables (via pdfplumber).
 
 Only pages that hold a statement title are parsed. The title is first looked for in the raw
-(decompressed) content stream, which costs no text interpretation; when no page's stream shows
-one (fonts with encoded glyphs), page.chars is scanned instead. Each page is released after
-use, so time and memory stay flat in the page count. Words are grouped into lines and cells by
-position; grid.align finds the columns. The running text (narrative, outlook, dividend form)
-is the content streams' literal strings in drawing order; only when a PDF has none (encoded
-glyphs) is pdfplumber's extract_text used, page by page.
-"""
+(decompressed) content stream, which costs no text interpretation; only when no page's stream
+shows a literal string at all (fonts with encoded glyphs) are the pages' glyphs read instead.
+Each page is released after use, so time and memory stay flat in the page count. A statement
+page's words come from pdfwords (pdfminer's interpreter without pdfplumber's per-glyph objects;
+the same words as ``page.extract_words()``, which stays the fallback) and are grouped into
+lines and cells by position; grid.align finds the columns. The running text (narrative,
+outlook, dividend form) is the content streams' literal strings in drawing order; only when a
+PDF has none (encoded glyphs) is the page text used (pdfwords.page_text, equal to
+``page.extract_text()``), page by page."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from pdfplumber.utils.exceptions import PdfminerException
 from tasks.errors import ParseError
 from tasks.parsers.grid import Placed, align, is_figure
 from tasks.parsers.numbers import clean_cell
+from tasks.parsers.pdfwords import page_chars, page_text, page_words
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
 
 _MARKERS = ("condensedconsolidated", "inthousandsof", "ifrss", "reconciliationsofgaap")
@@ -49,10 +52,11 @@ def parse_pdf(name: str, content: bytes) -> ParsedDocument:
                     tables.extend(_page_tables(number, page))
                 if not literals:
                     # no readable content stream (encoded glyphs): the slow path, per page
-                    texts.append(page.extract_text() or "")
+                    texts.append(page_text(page))
                 page.close()
     except (PdfminerException, PDFSyntaxError, ValueError, KeyError, TypeError) as exc:
-        raise ParseError(f"{name}: unreadable PDF ({exc})") from exc
+        detail = " ".join(str(exc).split())  # one line, whatever pdfminer's message holds
+        raise ParseError(f"{name}: unreadable PDF ({detail})") from exc
     rows = ["\t".join(r) for t in tables for r in (*((p,) for p in t.preamble), *t.rows)]
     # stream literals carry the running text in drawing order without text interpretation
     prose = "\n".join(literals) if literals else "\n".join(texts)
@@ -75,7 +79,7 @@ def _statement_pages(pdf: pdfplumber.PDF) -> tuple[set[int], list[str]]:
     if pages or literals:
         return pages, literals  # readable streams that show no statement title: none to parse
     for number, page in enumerate(pdf.pages, start=1):
-        if _has_marker("".join(c["text"] for c in page.chars)):
+        if _has_marker("".join(c["text"] for c in page_chars(page))):
             pages.add(number)
         page.close()
     return pages, []
@@ -111,7 +115,8 @@ def _has_marker(text: str) -> bool:
 
 
 def _page_tables(number: int, page: pdfplumber.page.Page) -> list[RawTable]:
-    lines = _lines(page.extract_words(keep_blank_chars=False))
+    # the same words as page.extract_words(), without building pdfplumber's per-glyph dicts
+    lines = _lines(page_words(page) or page.extract_words())
     left = min((cell.start for line in lines for cell in line), default=0.0)
     out: list[RawTable] = []
     preamble: list[str] = []
