@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from expectations.builders import SUITES_DIR, SuiteSpec, load_suite_specs
+from expectations.builders import (
+    CHECKS_FRAME,
+    FACTS_FRAME,
+    SUITES_DIR,
+    SuiteSpec,
+    load_suite_specs,
+)
 from tasks.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -21,6 +27,13 @@ if TYPE_CHECKING:
 
 DATASOURCE = "filings"
 BATCH_DEFINITION = "whole_frame"
+# The first run of a frame computes only what a passing expectation's record reads: nothing
+# on check rows, counts and observed values on facts. Indices of failing rows (COMPLETE)
+# cost a third of the run, so only a suite that failed is run again for them.
+FIRST_PASS = {CHECKS_FRAME: "BOOLEAN_ONLY", FACTS_FRAME: "BASIC"}
+# Data Docs print every check's "% unexpected": BASIC keeps those pages as they were.
+DOCS_FIRST_PASS = {CHECKS_FRAME: "BASIC", FACTS_FRAME: "BASIC"}
+DETAIL = "COMPLETE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +54,8 @@ class _Runtime:
     context: Any
     specs: list[SuiteSpec]
     validation_definitions: dict[str, list[Any]]  # frame -> definitions
-    checkpoints: dict[tuple[str, str], Any] = field(default_factory=dict)  # (frame, site)
+    # (frame, result format, suites or () for all) -> checkpoint
+    checkpoints: dict[tuple[str, str, tuple[str, ...]], Any] = field(default_factory=dict)
     docs_sites: dict[Path, str] = field(default_factory=dict)
 
 
@@ -67,28 +81,39 @@ def run_suites(
     """Run every suite on its frame; build Data Docs into ``data_docs_dir`` when given."""
     from great_expectations.core.run_identifier import RunIdentifier
 
+    # Data Docs file keys may not hold path separators (local file names do).
+    run_id = RunIdentifier(run_name=run_name.replace("/", "_").replace("\\", "_"))
     with _LOCK:  # a GX context is not safe to share between threads
         runtime = _runtime()
         site = _docs_site(runtime, data_docs_dir) if data_docs_dir else ""
-        outcomes: list[Outcome] = []
-        built: list[Any] = []
-        for frame_name, frame in frames.items():
-            checkpoint = _checkpoint(runtime, frame_name)
-            result = checkpoint.run(
-                batch_parameters={"dataframe": frame},
-                # Data Docs file keys may not hold path separators (local file names do).
-                run_id=RunIdentifier(run_name=run_name.replace("/", "_").replace("\\", "_")),
-            )
-            for identifier, suite_result in result.run_results.items():
-                built.append(identifier)
-                outcomes.extend(_outcomes(suite_result))
+        formats = DOCS_FIRST_PASS if site else FIRST_PASS
+        results: dict[Any, Any] = {}  # validation result identifier -> suite result
+        for name, frame in frames.items():
+            results.update(_run_frame(runtime, name, frame, formats[name], run_id))
         if site:
             # One build of this document's pages: UpdateDataDocsAction on every checkpoint
             # re-rendered the site per frame and cost several times more.
-            runtime.context.build_data_docs(site_names=[site], resource_identifiers=built)
+            runtime.context.build_data_docs(site_names=[site], resource_identifiers=list(results))
+    outcomes = [outcome for result in results.values() for outcome in _outcomes(result)]
     keys = [(s.name, e["meta"]["name"]) for s in runtime.specs for e in s.expectations]
     order = {key: i for i, key in enumerate(keys)}
     return sorted(outcomes, key=lambda o: order.get((o.suite, o.name), len(order)))
+
+
+def _run_frame(
+    runtime: _Runtime, frame_name: str, frame: pd.DataFrame, result_format: str, run_id: Any
+) -> dict[Any, Any]:
+    """One checkpoint run of the frame's suites; a failing suite runs again in COMPLETE."""
+    params = {"dataframe": frame}
+    first = _checkpoint(runtime, frame_name, result_format)
+    results = dict(first.run(batch_parameters=params, run_id=run_id).run_results)
+    failed = tuple(r.suite_name for r in results.values() if not r.success)
+    if failed:
+        detail = _checkpoint(runtime, frame_name, DETAIL, failed)
+        # Same run id, suite and batch: the detailed result replaces the first, in the
+        # results store too, so Data Docs show the failing rows.
+        results.update(detail.run(batch_parameters=params, run_id=run_id).run_results)
+    return results
 
 
 def _runtime() -> _Runtime:
@@ -173,17 +198,22 @@ def _docs_site(runtime: _Runtime, directory: Path) -> str:
     return runtime.docs_sites[directory]
 
 
-def _checkpoint(runtime: _Runtime, frame: str) -> Any:
+def _checkpoint(
+    runtime: _Runtime, frame: str, result_format: str, suites: tuple[str, ...] = ()
+) -> Any:
+    """The checkpoint running ``suites`` (default: all) of ``frame`` in ``result_format``."""
     import great_expectations as gx
 
-    key = (frame, "")
+    key = (frame, result_format, suites)
     if key not in runtime.checkpoints:
+        definitions = [
+            d for d in runtime.validation_definitions[frame] if not suites or d.name in suites
+        ]
         checkpoint = gx.Checkpoint(
-            name=frame,
-            validation_definitions=runtime.validation_definitions[frame],
+            name="|".join((frame, result_format, *suites)),
+            validation_definitions=definitions,
             actions=[],
-            # COMPLETE gives the index of every failing row, which maps back to facts.
-            result_format={"result_format": "COMPLETE"},
+            result_format={"result_format": result_format},
         )
         runtime.checkpoints[key] = runtime.context.checkpoints.add(checkpoint)
     return runtime.checkpoints[key]

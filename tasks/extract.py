@@ -49,6 +49,7 @@ def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction
     running = doc.prose or doc.text
     narrative = extract_narrative(running, catalog, name)
     facts, disagreements = reconcile(list(result.facts), list(narrative.facts), name)
+    stated = {f.key for f in result.facts}
     outlook = extract_guidance(running, catalog, name)
     dividends = extract_dividends(doc.text if kind is DocKind.DIVIDEND_FORM else running, name)
     return Extraction(
@@ -60,6 +61,7 @@ def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction
         unmapped=result.unmapped + narrative.refused,
         usd_rate=usd_rate(doc.text),
         warnings=result.warnings + narrative.warnings + tuple(disagreements) + outlook.warnings,
+        narrative_twins=tuple(f for f in narrative.facts if f.key in stated),
     )
 
 
@@ -93,20 +95,31 @@ _KIND_ORDER = (
 def extract_document(
     document_id: str, files: Sequence[tuple[StoredFile, bytes]], ticker: str
 ) -> Extraction:
-    """Every file of one document -> one Extraction, one fact per key (most precise wins)."""
+    """Every file of one document -> one Extraction, one fact per key (most precise wins).
+
+    Narrative figures that lose to another figure of their key (in their own file or in
+    another exhibit) are kept apart as ``narrative_twins`` for validation.
+    """
     catalog = load_catalog(ticker)
     parts = [extract_file(f.name, content, catalog) for f, content in files]
     kinds = {p.kind for p in parts}
     kind = next((k for k in _KIND_ORDER if k in kinds), DocKind.OTHER)
+    read = [fact for p in parts for fact in p.facts]
+    stored = select_stored_facts(read)
+    kept = {id(f) for f in stored}
+    set_aside = [f for f in read if f.origin == "narrative" and id(f) not in kept]
     return Extraction(
         document=document_id,
         kind=kind,
-        facts=tuple(select_stored_facts([fact for p in parts for fact in p.facts])),
+        facts=tuple(stored),
         guidance=tuple(dict.fromkeys(g for p in parts for g in p.guidance)),
         dividends=tuple(dict.fromkeys(d for p in parts for d in p.dividends)),
         unmapped=tuple(row for p in parts for row in p.unmapped),
         usd_rate=next((p.usd_rate for p in parts if p.usd_rate is not None), None),
         warnings=tuple(w for p in parts for w in p.warnings),
+        narrative_twins=tuple(
+            dict.fromkeys([*(f for p in parts for f in p.narrative_twins), *set_aside])
+        ),
     )
 
 

@@ -172,6 +172,9 @@ class Extraction:
     unmapped: tuple[UnmappedRow, ...] = ()
     usd_rate: Decimal | None = None  # RMB per USD of the convenience column
     warnings: tuple[str, ...] = ()
+    # Narrative figures for a key ``facts`` already holds (one fact per key is stored): never
+    # stored, only validated against the figure that is (narrative_vs_table).
+    narrative_twins: tuple[Fact, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

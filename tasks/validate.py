@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
-from sqlalchemy.engine import Engine
+from sqlalchemy import select
+from sqlalchemy.engine import Connection, Engine
 
 from storage import quality
+from storage.schema import validation_results
 from tasks.errors import ValidationError
 from tasks.models import Extraction, Fact, Status, ValidationResult
 
@@ -125,11 +127,14 @@ def validate_document(
 ) -> list[ValidationResult]:
     """Validate a freshly extracted document against itself and the stored warehouse.
 
-    ``data_docs_dir`` ("" for none) is where the Data Docs site is (re)built.
+    The narrative twins (figures the text repeats from a table, never stored) are validated
+    with the facts, so narrative_vs_table compares them. ``data_docs_dir`` ("" for none) is
+    where the Data Docs site is (re)built.
     """
     context = gather_context(engine, document_id, extraction.facts, extraction)
     docs = Path(data_docs_dir) if data_docs_dir else None
-    return validate_facts(document_id, extraction.facts, data_docs_dir=docs, context=context)
+    facts = extraction.facts + extraction.narrative_twins
+    return validate_facts(document_id, facts, data_docs_dir=docs, context=context)
 
 
 def revalidate_document(
@@ -138,7 +143,9 @@ def revalidate_document(
     """Validate a stored document again from the warehouse (no fetch, no extraction).
 
     Reads the stored facts, guidance and dividends, runs today's suites, replaces the
-    stored results and sets the status (a released document stays loaded).
+    stored results and sets the status (a released document stays loaded). Narrative twins
+    are never stored, so narrative_vs_table has nothing to compare here: the result of the
+    last validation that had the text is kept (a contradiction keeps its quarantine).
     """
     from dataclasses import replace
 
@@ -147,14 +154,57 @@ def revalidate_document(
         facts = [f for _, f in quality.stored_facts(conn, [document_id])]
         guidance = tuple(quality.stored_guidance(conn, document_id))
         dividends = tuple(d for _, d in quality.stored_dividends(conn, [document_id]))
+        earlier = _stored_results(conn, document_id, _text_only_checks())
     base = gather_context(engine, document_id, facts)
     context = replace(base, guidance=guidance, dividends=dividends)
     results = validate_facts(document_id, facts, data_docs_dir=data_docs_dir, context=context)
+    results = [_kept(r, earlier.get(r.expectation)) for r in results]
     with engine.begin() as conn:
         status = quality.store_results(
             conn, document_id, results, quarantine=quarantine_required(results)
         )
     return Revalidation(document_id, info.issuer, results, status)
+
+
+_NOT_EVALUATED = "not evaluated"
+_KEPT_NOTE = "kept from the validation of the extracted text: narrative figures are not stored"
+
+
+def _text_only_checks() -> list[str]:
+    """Expectations comparing figures that exist only in an extraction, never stored."""
+    from expectations import runner
+
+    specs = runner.suite_specs()
+    return [n for s in specs for n, meta in s.checks if meta.get("rule") == "narrative_vs_table"]
+
+
+def _stored_results(
+    conn: Connection, document_id: str, names: Sequence[str]
+) -> dict[str, ValidationResult]:
+    table = validation_results
+    rows = conn.execute(
+        select(table).where(table.c.document_id == document_id, table.c.expectation.in_(names))
+    )
+    return {
+        r.expectation: ValidationResult(
+            r.suite, r.expectation, r.success, r.severity, r.observed, r.details
+        )
+        for r in rows
+    }
+
+
+def _kept(now: ValidationResult, earlier: ValidationResult | None) -> ValidationResult:
+    # Today's severity applies; what was seen can only come from the last look at the text.
+    if earlier is None or not now.observed.startswith(_NOT_EVALUATED):
+        return now
+    if earlier.observed.startswith(_NOT_EVALUATED):
+        return now
+    details = (
+        earlier.details if _KEPT_NOTE in earlier.details else f"{earlier.details}\n{_KEPT_NOTE}"
+    )
+    return ValidationResult(
+        now.suite, now.expectation, earlier.success, now.severity, earlier.observed, details
+    )
 
 
 def revalidation_targets(
