@@ -143,9 +143,10 @@ def revalidate_document(
     """Validate a stored document again from the warehouse (no fetch, no extraction).
 
     Reads the stored facts, guidance and dividends, runs today's suites, replaces the
-    stored results and sets the status (a released document stays loaded). Narrative twins
-    are never stored, so narrative_vs_table has nothing to compare here: the result of the
-    last validation that had the text is kept (a contradiction keeps its quarantine).
+    stored results and sets the status (a released document stays loaded). Expectations
+    marked ``extraction_only`` in their suite need what is never stored (narrative twins,
+    refused figures, duplicate table figures): the result of the last validation that had
+    the text is kept, with today's severity (a contradiction keeps its quarantine).
     """
     from dataclasses import replace
 
@@ -167,15 +168,19 @@ def revalidate_document(
 
 
 _NOT_EVALUATED = "not evaluated"
-_KEPT_NOTE = "kept from the validation of the extracted text: narrative figures are not stored"
+_KEPT_NOTE = "kept from the validation of the extracted text: its inputs are not stored"
 
 
 def _text_only_checks() -> list[str]:
-    """Expectations comparing figures that exist only in an extraction, never stored."""
+    """Expectations whose inputs exist only in an extraction (suite meta ``extraction_only``)."""
     from expectations import runner
 
-    specs = runner.suite_specs()
-    return [n for s in specs for n, meta in s.checks if meta.get("rule") == "narrative_vs_table"]
+    return [
+        e["meta"]["name"]
+        for s in runner.suite_specs()
+        for e in s.expectations
+        if e["meta"].get("extraction_only")
+    ]
 
 
 def _stored_results(
@@ -194,10 +199,9 @@ def _stored_results(
 
 
 def _kept(now: ValidationResult, earlier: ValidationResult | None) -> ValidationResult:
-    # Today's severity applies; what was seen can only come from the last look at the text.
-    if earlier is None or not now.observed.startswith(_NOT_EVALUATED):
-        return now
-    if earlier.observed.startswith(_NOT_EVALUATED):
+    # Today's severity applies; what was seen can only come from the last look at the text
+    # (stored facts would make these checks pass vacuously).
+    if earlier is None or earlier.observed.startswith(_NOT_EVALUATED):
         return now
     details = (
         earlier.details if _KEPT_NOTE in earlier.details else f"{earlier.details}\n{_KEPT_NOTE}"

@@ -125,7 +125,7 @@ def test_revalidation_keeps_what_only_the_text_showed(engine: Engine, q2_exhibit
     # seen at extraction is kept, so a revalidation does not publish the document.
     kept = {r.expectation: r for r in again.results}[CHECK]
     assert (kept.success, kept.observed) == (False, first[CHECK].observed)
-    assert "narrative figures are not stored" in kept.details
+    assert "its inputs are not stored" in kept.details
     assert again.status is Status.QUARANTINED
     assert status_reason(engine, document_id) == f"failed: {CHECK}"
 
@@ -141,3 +141,19 @@ def test_revalidation_of_an_honest_text_keeps_its_pass(engine: Engine, q2_exhibi
     kept = {r.expectation: r for r in again.results}[CHECK]
     assert kept.success and kept.observed == first[CHECK].observed
     assert again.status is Status.LOADED
+
+
+def test_revalidation_keeps_the_damaged_text_warning(engine: Engine, q2_exhibit: bytes) -> None:
+    # The Q2 2024 exhibit's refused figures ("RMB71.860 million") are never stored: read back,
+    # the stored facts alone would pass no_damaged_text_figures vacuously.
+    extraction = extract("q2.htm", q2_exhibit)
+    first = validate(engine, extraction)
+    damage = first["no_damaged_text_figures"]
+    assert not damage.success and damage.severity == "warning"
+    document_id = "local:q2.htm"
+    results = list(first.values())
+    repo.load_document(engine, document_id, extraction.facts, results, quarantine=False)
+    again = {r.expectation: r for r in revalidate_document(engine, document_id).results}
+    kept = again["no_damaged_text_figures"]
+    assert (kept.success, kept.observed) == (False, damage.observed)
+    assert "its inputs are not stored" in kept.details
