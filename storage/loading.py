@@ -1,8 +1,10 @@
 """Loading one document's extraction: facts, validation results, guidance, dividends, status.
 
 Everything for a document happens in one transaction whose first statement updates the
-document's row, which locks it (the row on PostgreSQL, the database on SQLite): two loads of
-the same document run one after the other and the second finds nothing new to insert.
+document's row, final status included, which locks it (the row on PostgreSQL, the database on
+SQLite): two loads of the same document run one after the other and the second finds nothing
+new to insert. A first load reads nothing back and deletes nothing: its facts go straight into
+a bulk insert (storage.fact_upsert).
 """
 
 from __future__ import annotations
@@ -10,15 +12,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, Table, bindparam, delete, select, update
+from sqlalchemy import Engine, Table, delete, exists, select, update
 from sqlalchemy.engine import Connection
 
 from storage import schema
+from storage.fact_upsert import upsert_facts
 from storage.records import LoadCounts, UnknownDocumentError
 from storage.schema import documents, validation_results
-from storage.sql import Row, chunks, copy_rows, insert_ignore, utcnow
+from storage.sql import Row, chunks, utcnow
 from storage.types import to_exact
 from tasks.models import (
     Dividend,
@@ -27,24 +30,18 @@ from tasks.models import (
     Provenance,
     Status,
     ValidationResult,
-    select_stored_facts,
 )
 
-FactKey = tuple[str, date | None, date, str]
-# Columns that make two reports of the same key "the same report".
-_FACT_DETAIL = (
-    "value",
-    "unit",
-    "scale",
-    "decimals",
-    "origin",
-    "file",
-    "locator",
-    "row_label",
-    "column_label",
-    "raw_text",
-    "flags",
-)
+# The per-document tables a load replaces, in the order _lock_document reports them.
+_REPLACED = (validation_results, schema.guidance, schema.dividends)
+
+
+class _Locked(NamedTuple):
+    """The locked document's publication date, and which of its tables hold rows already."""
+
+    published_on: date
+    has_facts: bool
+    has_rows: tuple[bool, ...]  # per table of _REPLACED
 
 
 def load_document(
@@ -67,40 +64,44 @@ def load_document(
     status = Status.QUARANTINED if quarantine else Status.LOADED
     with engine.begin() as conn:
         now = utcnow()
-        reported_on = _lock_document(conn, document_id, now)
-        inserted, updated, unchanged = _upsert_facts(conn, document_id, facts, reported_on, now)
-        n_val = _replace(
-            conn,
-            validation_results,
-            document_id,
+        locked = _lock_document(conn, document_id, now, status, _reason(quarantine, validations))
+        inserted, updated, unchanged = upsert_facts(
+            conn, document_id, facts, locked.published_on, now, stored=locked.has_facts
+        )
+        replacements = (
             [_validation_row(v, run_id, now) for v in validations],
+            _guidance_rows(guidance, now),
+            [_dividend_row(d, now) for d in dividends],
         )
-        n_guid = _replace(conn, schema.guidance, document_id, _guidance_rows(guidance, now))
-        n_div = _replace(
-            conn, schema.dividends, document_id, [_dividend_row(d, now) for d in dividends]
-        )
-        conn.execute(
-            update(documents)
-            .where(documents.c.document_id == document_id)
-            .values(
-                status=status.value, status_reason=_reason(quarantine, validations), updated_at=now
-            )
-        )
+        n_val, n_guid, n_div = [
+            _replace(conn, table, document_id, rows, stored=has)
+            for table, rows, has in zip(_REPLACED, replacements, locked.has_rows, strict=True)
+        ]
     return LoadCounts(inserted, updated, unchanged, n_val, n_guid, n_div, status)
 
 
-def _lock_document(conn: Connection, document_id: str, now: datetime) -> date:
-    """Write-lock the document's row first: PostgreSQL locks the row, SQLite the database."""
+def _lock_document(
+    conn: Connection, document_id: str, now: datetime, status: Status, reason: str
+) -> _Locked:
+    """Write-lock the document's row first: PostgreSQL locks the row, SQLite the database.
+
+    The same statement sets the final status (nobody sees it before the commit). Which
+    tables hold the document's rows is asked next, in its own statement: on PostgreSQL only a
+    statement started after the lock was granted sees what a load we waited for committed.
+    """
     stmt = (
         update(documents)
         .where(documents.c.document_id == document_id)
-        .values(updated_at=now)
+        .values(updated_at=now, status=status.value, status_reason=reason)
         .returning(documents.c.published_on)
     )
     published_on = conn.execute(stmt).scalar_one_or_none()
     if published_on is None:
         raise UnknownDocumentError(f"unknown document {document_id!r}: record it first")
-    return published_on  # type: ignore[no-any-return]
+    tables = (schema.facts, *_REPLACED)
+    stored = select(*(exists().where(t.c.document_id == document_id) for t in tables))
+    has_facts, *has_rows = conn.execute(stored).one()
+    return _Locked(published_on, bool(has_facts), tuple(bool(v) for v in has_rows))
 
 
 def _reason(quarantine: bool, validations: Sequence[ValidationResult]) -> str:
@@ -110,58 +111,6 @@ def _reason(quarantine: bool, validations: Sequence[ValidationResult]) -> str:
         {v.expectation for v in validations if not v.success and v.severity == "critical"}
     )
     return "failed: " + ", ".join(failed) if failed else "quarantined"
-
-
-def _upsert_facts(
-    conn: Connection, document_id: str, items: Sequence[Fact], reported_on: date, now: datetime
-) -> tuple[int, int, int]:
-    """Insert new keys, update keys whose details changed; returns the three counts."""
-    existing = _existing_facts(conn, document_id)
-    new: list[Row] = []
-    changed: list[Row] = []
-    unchanged = 0
-    for fact in select_stored_facts(list(items)):
-        current = existing.get(fact.key)
-        if current is None:
-            new.append(_fact_row(fact, document_id, reported_on, now))
-        elif current[1] != _detail(fact):
-            row = _fact_row(fact, document_id, reported_on, now)
-            changed.append({**row, "b_fact_id": current[0]})
-        else:
-            unchanged += 1
-    # New keys cannot collide: the document's row lock serialises loads of the document.
-    bulk = copy_rows if conn.dialect.name == "postgresql" else insert_ignore
-    inserted = bulk(conn, schema.facts, new)
-    if changed:
-        values: dict[str, Any] = {c: bindparam(c) for c in (*_FACT_DETAIL, "loaded_at")}
-        t = schema.facts
-        stmt = update(t).where(t.c.fact_id == bindparam("b_fact_id")).values(values)
-        conn.execute(stmt, changed)
-    return inserted, len(changed), unchanged
-
-
-def _detail(fact: Fact) -> tuple[Any, ...]:
-    """The stored detail columns of a fact, in _FACT_DETAIL order (compared, never stored)."""
-    p = fact.provenance
-    return (
-        to_exact(fact.value), fact.unit, fact.scale, fact.decimals, fact.origin,
-        p.document, p.locator, p.row_label, p.column, p.raw_text, _flags(fact.flags),
-    )  # fmt: skip
-
-
-def _flags(flags: tuple[str, ...]) -> str:
-    return json.dumps(list(flags)) if flags else "[]"
-
-
-def _existing_facts(
-    conn: Connection, document_id: str
-) -> dict[FactKey, tuple[int, tuple[Any, ...]]]:
-    """The document's stored facts: key -> (fact_id, detail tuple)."""
-    t = schema.facts
-    key_cols = (t.c.metric, t.c.period_start, t.c.period_end, t.c.basis)
-    detail = [t.c[c] for c in _FACT_DETAIL]
-    stmt = select(t.c.fact_id, *key_cols, *detail).where(t.c.document_id == document_id)
-    return {tuple(r[1:5]): (r[0], tuple(r[5:])) for r in conn.execute(stmt)}  # type: ignore[misc]
 
 
 def _provenance(p: Provenance) -> Row:
@@ -174,28 +123,12 @@ def _provenance(p: Provenance) -> Row:
     }
 
 
-def _fact_row(fact: Fact, document_id: str, reported_on: date, now: datetime) -> Row:
-    return {
-        "document_id": document_id,
-        "metric": fact.metric,
-        "period_start": fact.period_start,
-        "period_end": fact.period_end,
-        "basis": fact.basis,
-        "value": to_exact(fact.value),
-        "unit": fact.unit,
-        "scale": fact.scale,
-        "decimals": fact.decimals,
-        "origin": fact.origin,
-        **_provenance(fact.provenance),
-        "flags": _flags(fact.flags),
-        "reported_on": reported_on,
-        "loaded_at": now,
-    }
-
-
-def _replace(conn: Connection, table: Table, document_id: str, rows: list[Row]) -> int:
+def _replace(
+    conn: Connection, table: Table, document_id: str, rows: list[Row], *, stored: bool
+) -> int:
     """Replace the document's rows in a per-document table; returns the number stored."""
-    conn.execute(delete(table).where(table.c.document_id == document_id))
+    if stored:
+        conn.execute(delete(table).where(table.c.document_id == document_id))
     for chunk in chunks([{**row, "document_id": document_id} for row in rows]):
         conn.execute(table.insert().values(chunk))
     return len(rows)
@@ -255,6 +188,7 @@ def _dividend_row(d: Dividend, now: datetime) -> Row:
         "record_date": d.record_date,
         "ex_date": d.ex_date,
         "payment_date": d.payment_date,
+        "ads_payment_date": d.ads_payment_date,
         **_provenance(d.provenance),
         "loaded_at": now,
     }

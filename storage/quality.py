@@ -145,6 +145,7 @@ def stored_dividends(conn: Connection, document_ids: Sequence[str]) -> list[tupl
                 r.ex_date,
                 r.payment_date,
                 _provenance(r),
+                r.ads_payment_date,
             ),
         )  # fmt: skip
         for r in conn.execute(stmt.order_by(dividends.c.dividend_id))

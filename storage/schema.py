@@ -191,6 +191,7 @@ dividends = Table(
     Column("payment_date", Date),
     *_provenance(),
     Column("loaded_at", UtcDateTime, nullable=False),
+    Column("ads_payment_date", Date),  # 0004: ADS holders are paid a few days later
 )
 
 validation_results = Table(

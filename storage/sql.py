@@ -1,14 +1,15 @@
-"""Dialect plumbing shared by the repository modules: upsert statements, chunks, clock."""
+"""Dialect plumbing for the repository modules: upserts, COPY, chunks, clock."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 # Bound parameters per statement: below SQLite's 32766 and PostgreSQL's 65535 limits.
 _MAX_PARAMS = 30_000
@@ -52,19 +53,38 @@ def insert_ignore(conn: Connection, table: Table, rows: Sequence[Row]) -> int:
     return inserted
 
 
-def copy_rows(conn: Connection, table: Table, rows: Sequence[Row]) -> int:
-    """Bulk-insert rows with PostgreSQL's COPY, inside the connection's transaction.
+def copy_rows(
+    conn: Connection, table: Table, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> int:
+    """Bulk-insert rows (values in ``columns`` order) with PostgreSQL's COPY; returns the count.
 
-    Only for rows known not to exist yet (the caller holds the lock that guarantees it): COPY
-    has no ON CONFLICT. Values must already be in their stored form (exact Decimal, aware
-    datetimes), because COPY bypasses the column types' bind processing.
+    Runs inside the connection's transaction. Only for rows known not to exist yet (the caller
+    holds the lock that guarantees it): COPY has no ON CONFLICT. Values must already be in
+    their stored form (exact Decimal, aware datetimes), because COPY bypasses the column types'
+    bind processing. ``rows`` may be a generator: rows are sent while later ones are built.
     """
-    if not rows:
-        return 0
-    columns = list(rows[0])
     names = ", ".join(f'"{c}"' for c in columns)
+    statement = f'COPY "{table.name}" ({names}) FROM STDIN (FORMAT BINARY)'
+    copied = 0
     cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-    with cursor, cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
-        for row in rows:
-            copy.write_row([row[c] for c in columns])
-    return len(rows)
+    driver_error = conn.dialect.loaded_dbapi.Error
+    try:
+        with cursor, cursor.copy(statement) as copy:
+            # Binary: no text to format here or to parse on the server.
+            copy.set_types(_pg_types(conn, table, columns))
+            for row in rows:
+                copy.write_row(row)
+                copied += 1
+    except driver_error as exc:  # as SQLAlchemy raises it: IntegrityError for a violation
+        raise DBAPIError.instance(statement, None, exc, driver_error) from exc
+    return copied
+
+
+def _pg_types(conn: Connection, table: Table, columns: Sequence[str]) -> list[str]:
+    """psycopg type names of the columns ("NUMERIC(28, 6)" -> "numeric")."""
+    dialect = conn.dialect
+    names = []
+    for name in columns:
+        compiled = table.c[name].type.compile(dialect=dialect)
+        names.append(compiled.split("(")[0].strip().lower())
+    return names

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, select
 from storage_factories import add_document, at, check, fact, outlook
 
 from storage import repo
@@ -177,3 +178,36 @@ def test_an_open_reader_does_not_block_a_load(engine: Engine) -> None:
     assert counts.facts_inserted == len(FACTS)
     with engine.connect() as conn:
         assert repo.documents_to_process(conn) == []
+
+
+def _statements(engine: Engine, load: Callable[[], object]) -> list[str]:
+    """The SQL statements (first words) one call sends through SQLAlchemy."""
+    sent: list[str] = []
+
+    def record(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        sent.append(" ".join(statement.split()[:3]))
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        load()
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    return sent
+
+
+def test_a_first_load_reads_and_deletes_nothing_a_reload_replaces(engine: Engine) -> None:
+    doc = add_document(engine, "a", at(1))
+    extras = {"guidance": [outlook("1", "2")], "dividends": [DIVIDEND]}
+    first = _statements(engine, lambda: _load(engine, doc, FACTS, **extras))
+    again = _statements(engine, lambda: _load(engine, doc, FACTS, **extras))
+    assert not [s for s in first if s.startswith("DELETE")]
+    reads = [sum(s.startswith("SELECT facts.fact_id") for s in run) for run in (first, again)]
+    assert reads == [0, 1]  # the stored facts are read on the reload only
+    assert sorted(s for s in again if s.startswith("DELETE")) == [
+        "DELETE FROM dividends",
+        "DELETE FROM guidance",
+        "DELETE FROM validation_results",
+    ]
+    with engine.connect() as conn:
+        counts = repo.table_counts(conn)
+    assert (counts["facts"], counts["guidance"], counts["dividends"]) == (len(FACTS), 1, 1)

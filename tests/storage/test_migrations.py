@@ -5,17 +5,19 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Engine, inspect, select, text
+from sqlalchemy.exc import IntegrityError
 
 from storage import db, repo
 from storage.db import make_engine, migrate, normalize_url
-from storage.schema import metadata
+from storage.schema import dividends, metadata
 from storage.views import VIEW_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,8 +139,44 @@ def test_a_bare_postgresql_url_uses_psycopg() -> None:
     assert normalize_url("sqlite:///x.db").drivername == "sqlite"
 
 
+# Rows every revision can hold (0001's columns only), as an operator's warehouse would.
+_SEED = (
+    "INSERT INTO issuers (ticker, name, cik, hkex_code) "
+    "VALUES ('QFIN', 'Qifu', '0001741530', '03660')",
+    "INSERT INTO documents (document_id, source, source_id, issuer, form, title, published_at, "
+    "published_on, url, status, first_seen_at, updated_at) VALUES ('sec:a', 'sec', 'a', 'QFIN', "
+    "'6-K', 't', '2024-03-12 12:00:00', '2024-03-12', 'u', 'loaded', '2024-03-12 12:00:00', "
+    "'2024-03-12 12:00:00')",
+    "INSERT INTO facts (document_id, metric, period_start, period_end, basis, value, unit, scale, "
+    "decimals, origin, reported_on, loaded_at) VALUES ('sec:a', 'net_income', '2023-10-01', "
+    "'2023-12-31', 'us_gaap', 1081223000, 'CNY', 3, -3, 'table', '2024-03-12', "
+    "'2024-03-12 12:00:00')",
+    "INSERT INTO dividends (document_id, currency, payment_date, loaded_at) "
+    "VALUES ('sec:a', 'USD', '2024-05-21', '2024-03-12 12:00:00')",
+)
+_KEPT = ("issuers", "documents", "facts", "dividends")
+
+
+def _kept(engine: Engine) -> dict[str, int]:
+    with engine.connect() as conn:
+        counts = repo.table_counts(conn)
+    return {table: counts[table] for table in _KEPT}
+
+
+def _orphan_fact_refused(engine: Engine) -> bool:
+    """Whether a fact naming an unknown document is refused (the foreign key)."""
+    orphan = _SEED[2].replace("'sec:a'", "'sec:missing'")
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(orphan))
+    except IntegrityError:
+        return True
+    return False
+
+
 def test_every_revision_upgrades_to_head_keeping_the_rows(db_url: str) -> None:
-    # From each earlier revision, with a document stored, upgrading keeps the document.
+    # From each earlier revision, with a document, a fact and a dividend stored, upgrading
+    # keeps them and leaves facts checked against documents.
     engine = make_engine(db_url)
     script = ScriptDirectory.from_config(db.alembic_config())
     revisions = [r.revision for r in script.walk_revisions()][::-1]  # oldest first
@@ -147,16 +185,36 @@ def test_every_revision_upgrades_to_head_keeping_the_rows(db_url: str) -> None:
             _alembic(db_url, "downgrade", "base")
             migrate(engine, revision)
             with engine.begin() as conn:
-                conn.execute(
-                    text(
-                        "INSERT INTO issuers (ticker, name, cik, hkex_code) "
-                        "VALUES ('QFIN', 'Qifu', '0001741530', '03660')"
-                    )
-                )
+                for statement in _SEED:
+                    conn.execute(text(statement))
             migrate(engine)
             assert _head(engine) == HEAD
+            assert _kept(engine) == dict.fromkeys(_KEPT, 1), revision
             with engine.connect() as conn:
-                assert repo.table_counts(conn)["issuers"] == 1
+                row = conn.execute(select(dividends.c.payment_date, dividends.c.ads_payment_date))
+                assert tuple(row.one()) == (date(2024, 5, 21), None)
+            assert _orphan_fact_refused(engine), revision
+    finally:
+        engine.dispose()
+
+
+def test_downgrading_below_0004_keeps_the_rows_and_the_foreign_key(db_url: str) -> None:
+    engine = make_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            for statement in _SEED:
+                conn.execute(text(statement))
+        _alembic(db_url, "downgrade", "0003")
+        assert _kept(engine) == dict.fromkeys(_KEPT, 1)
+        assert "ads_payment_date" not in {
+            c["name"] for c in inspect(engine).get_columns("dividends")
+        }
+        foreign_keys = inspect(engine).get_foreign_keys("facts")
+        assert [fk["referred_table"] for fk in foreign_keys] == ["documents"]
+        assert _orphan_fact_refused(engine)
+        _alembic(db_url, "upgrade", "head")
+        assert _kept(engine) == dict.fromkeys(_KEPT, 1)
+        assert _orphan_fact_refused(engine)
     finally:
         engine.dispose()
 

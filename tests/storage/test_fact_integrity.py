@@ -1,0 +1,108 @@
+"""facts -> documents, the foreign key, on both databases, under the COPY and INSERT paths.
+
+It must hold whatever path loads facts: no fact without its document, deleting a document
+deletes its facts, a referenced document_id cannot change, and a delete waits for a load.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import date
+
+import pytest
+from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from storage_factories import add_document, at, fact
+
+from storage import repo
+from storage.db import make_engine
+from storage.fact_upsert import COLUMNS, fact_values, insert_new
+from storage.schema import documents, facts
+from storage.sql import utcnow
+
+FACTS = [fact(), fact("net_income", "1081223000")]
+
+
+def _facts_of(engine: Engine, doc: str) -> int:
+    with engine.connect() as conn:
+        stmt = select(func.count()).select_from(facts).where(facts.c.document_id == doc)
+        return int(conn.execute(stmt).scalar_one())
+
+
+def _rows(doc: str, items: list) -> list[tuple[object, ...]]:
+    return [fact_values(f, doc, date(2024, 5, 1), utcnow()) for f in items]
+
+
+def test_a_fact_needs_a_known_document(engine: Engine) -> None:
+    values = dict(zip(COLUMNS, _rows("sec:missing", FACTS[:1])[0], strict=True))
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        conn.execute(insert(facts).values(values))
+    assert _facts_of(engine, "sec:missing") == 0
+
+
+def test_a_bulk_insert_checks_every_document_it_names(engine: Engine) -> None:
+    # COPY on PostgreSQL: one known and one unknown document in the same statement.
+    doc = add_document(engine, "a", at(1))
+    rows = _rows(doc, FACTS[:1]) + _rows("sec:missing", FACTS[1:])
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        insert_new(conn, rows)
+    with engine.begin() as conn:
+        assert insert_new(conn, _rows(doc, FACTS)) == len(FACTS)
+    assert _facts_of(engine, doc) == len(FACTS)
+
+
+def test_deleting_a_document_deletes_its_facts(engine: Engine) -> None:
+    kept, gone = add_document(engine, "a", at(1)), add_document(engine, "b", at(2))
+    for doc in (kept, gone):
+        repo.load_document(engine, doc, FACTS, [], quarantine=False)
+    with engine.begin() as conn:
+        conn.execute(delete(documents).where(documents.c.document_id == gone))
+    assert (_facts_of(engine, kept), _facts_of(engine, gone)) == (len(FACTS), 0)
+
+
+def test_a_referenced_document_id_cannot_change(engine: Engine) -> None:
+    used, unused = add_document(engine, "a", at(1)), add_document(engine, "b", at(2))
+    repo.load_document(engine, used, FACTS, [], quarantine=False)  # facts only refer to it
+    rename = update(documents).values(document_id="sec:renamed")
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        conn.execute(rename.where(documents.c.document_id == used))
+    with engine.begin() as conn:  # a document without facts may be renamed
+        conn.execute(rename.where(documents.c.document_id == unused))
+    assert _facts_of(engine, used) == len(FACTS)
+
+
+def test_a_fact_moves_only_to_a_known_document(engine: Engine) -> None:
+    first, second = add_document(engine, "a", at(1)), add_document(engine, "b", at(2))
+    repo.load_document(engine, first, FACTS, [], quarantine=False)
+    move = update(facts).where(facts.c.metric == "net_income")
+    with pytest.raises(IntegrityError), engine.begin() as conn:
+        conn.execute(move.values(document_id="sec:missing"))
+    with engine.begin() as conn:
+        conn.execute(move.values(document_id=second))
+    assert (_facts_of(engine, first), _facts_of(engine, second)) == (1, 1)
+
+
+def test_a_delete_waits_for_a_load_in_flight_then_takes_its_facts(db_url: str) -> None:
+    loader, deleter = make_engine(db_url), make_engine(db_url)
+    try:
+        doc = add_document(loader, "a", at(1))
+        finished = threading.Event()
+
+        def delete_document() -> None:
+            with deleter.begin() as conn:
+                conn.execute(delete(documents).where(documents.c.document_id == doc))
+            finished.set()
+
+        with loader.begin() as conn:
+            insert_new(conn, _rows(doc, FACTS))  # locks the document (SQLite: the database)
+            thread = threading.Thread(target=delete_document)
+            thread.start()
+            time.sleep(0.5)
+            assert not finished.is_set()
+        thread.join(timeout=30)
+        assert finished.is_set()
+        assert _facts_of(loader, doc) == 0
+    finally:
+        loader.dispose()
+        deleter.dispose()
