@@ -147,7 +147,7 @@ class Dividend:
     ex_date: date | None
     payment_date: date | None
     provenance: Provenance
-    ads_payment_date: date | None = None  # ADS holders are paid a few days later (dividends.ads_payment_date)
+    ads_payment_date: date | None = None  # ADS holders are paid days later (stored, 0004)
 
 
 @dataclass(frozen=True, slots=True)
