@@ -1,14 +1,17 @@
 """The PDF path against plain pdfplumber, on the same documents: speed and peak memory.
 
-Ours: ``tasks.extract.extract_file`` (statement pages found from the raw content streams, only
-those parsed for tables, their words read by pdfminer's interpreter without pdfplumber's
-per-glyph objects; running text from the stream literals). Plain: pdfplumber
-``extract_text()`` + ``extract_tables()`` on every page. "Same facts" checks that every
-statement figure we extract is printed in the plain text too.
+Ours: ``tasks.extract.extract_file`` (a page with standard fonts and plain ``Tj`` strings gives
+its running text from its content stream's literals, any other page from its glyphs; only
+pages showing a statement title are parsed for tables, their words read by pdfminer's
+interpreter without pdfplumber's per-glyph objects). Plain: pdfplumber ``extract_text()`` +
+``extract_tables()`` on every page. "Same facts" checks that every statement figure we extract
+is printed in the plain text too.
 
-Documents: the HKEx fixtures, and the results announcement lengthened with filler pages to 50,
-100 and 200 pages (generated at run time into a temp dir with the fixture generator's reportlab
-layout; nothing large is committed). Peak memory is tracemalloc's (pdfminer is pure Python).
+Documents: the HKEx fixtures; a real HKEx announcement whose fonts are embedded CID fonts (every
+page read from its glyphs: the slow path); and the results announcement lengthened with filler
+pages to 50, 100 and 200 pages (generated at run time into a temp dir with the fixture
+generator's reportlab layout; nothing large is committed). Peak memory is tracemalloc's
+(pdfminer is pure Python).
 Times are the best of ``--repeat`` untraced runs (the same count for both paths); "med x" is the
 speed-up of the medians. Usage: ``python -m benchmarks.pdf [--quick] [--repeat N]``.
 """
@@ -31,6 +34,8 @@ from tasks.extract import extract_file, load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "hkex" / "03660"
+REFERENCE = ROOT / "tests" / "fixtures" / "reference" / "hkex"
+ENCODED = REFERENCE / "hkex_00328_2025-06-27_profit_warning_zh.pdf"  # embedded CID fonts
 _FILLER = (
     "Any forward-looking statements contained in this announcement are made under the safe "
     "harbor provisions of the U.S. Private Securities Litigation Reform Act of 1995. "
@@ -124,8 +129,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{'plain p/s':>10}{'speedup':>9}{'ours MiB':>9}{'plain MiB':>10}{'same facts':>11}"
         f"{'med x':>8}"
     )
-    for name in ("11480512.pdf", "11126844.pdf"):
-        print(row(name, (FIXTURES / name).read_bytes(), args.repeat))
+    documents = {
+        "11480512.pdf": FIXTURES / "11480512.pdf",
+        "11126844.pdf": FIXTURES / "11126844.pdf",
+        "00328 zh (CID fonts)": ENCODED,
+    }
+    for name, path in documents.items():
+        print(row(name, path.read_bytes(), args.repeat))
     with tempfile.TemporaryDirectory() as tmp:
         for pages in (50,) if args.quick else (50, 100, 200):
             path = long_results_pdf(pages, Path(tmp))

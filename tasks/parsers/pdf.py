@@ -1,15 +1,14 @@
 """HKEx PDF announcement -> RawTables (via pdfplumber).
 
-Only pages that hold a statement title are parsed. The title is first looked for in the raw
-(decompressed) content stream, which costs no text interpretation; only when no page's stream
-shows a literal string at all (fonts with encoded glyphs) are the pages' glyphs read instead.
-Each page is released after use, so time and memory stay flat in the page count. A statement
-page's words come from pdfwords (pdfminer's interpreter without pdfplumber's per-glyph objects;
-the same words as ``page.extract_words()``, which stays the fallback) and are grouped into
-lines and cells by position; grid.align finds the columns. The running text (narrative,
-outlook, dividend form) is the content streams' literal strings in drawing order; only when a
-PDF has none (encoded glyphs) is the page text used (pdfwords.page_text, equal to
-``page.extract_text()``), page by page."""
+Pages are read one at a time and released after use, so time and memory stay flat in the page
+count. A page whose content stream can be trusted (pdfliterals: standard fonts with standard
+encodings, only ``(...) Tj``) gives its running text from the stream's literal strings, in
+drawing order, without text interpretation; any other page (embedded subset or CID fonts, hex
+strings, TJ arrays, /Differences...) gives the glyph reader's text (pdfwords.text_of, equal to
+``page.extract_text()``). Only pages whose text shows a statement title are parsed for tables.
+A statement page's words come from pdfwords (pdfminer's interpreter without pdfplumber's
+per-glyph objects; the same words as ``page.extract_words()``, which stays the fallback) and
+are grouped into lines and cells by position; grid.align finds the columns."""
 
 from __future__ import annotations
 
@@ -18,13 +17,20 @@ import re
 
 import pdfplumber
 from pdfminer.pdfparser import PDFSyntaxError
-from pdfminer.pdftypes import resolve1
 from pdfplumber.utils.exceptions import PdfminerException
 
 from tasks.errors import ParseError
 from tasks.parsers.grid import Placed, align, is_figure
 from tasks.parsers.numbers import clean_cell
-from tasks.parsers.pdfwords import page_chars, page_text, page_words
+from tasks.parsers.pdfliterals import page_literals
+from tasks.parsers.pdfwords import (
+    Char,
+    decoded_contents,
+    page_chars,
+    page_words,
+    text_of,
+    words_of,
+)
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
 
 _MARKERS = ("condensedconsolidated", "inthousandsof", "ifrss", "reconciliationsofgaap")
@@ -34,8 +40,6 @@ _TITLE = re.compile(
     re.IGNORECASE,
 )
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
-_LITERAL = re.compile(r"\(((?:[^()\\]|\\.)*)\)\s*Tj")
-_ESCAPE = re.compile(r"\\([0-7]{1,3}|.)")
 _LINE_TOLERANCE = 2.0
 _WORD_GAP = 4.0
 
@@ -43,70 +47,36 @@ _WORD_GAP = 4.0
 def parse_pdf(name: str, content: bytes) -> ParsedDocument:
     """Parse the statement pages of a PDF into tables with their preambles."""
     tables: list[RawTable] = []
-    texts: list[str] = []
+    running: list[str] = []
     try:
         with pdfplumber.open(io.BytesIO(content)) as pdf:
-            wanted, literals = _statement_pages(pdf)
             for number, page in enumerate(pdf.pages, start=1):
-                if number in wanted:
-                    tables.extend(_page_tables(number, page))
-                if not literals:
-                    # no readable content stream (encoded glyphs): the slow path, per page
-                    texts.append(page_text(page))
+                tables.extend(_read_page(number, page, running))
                 page.close()
     except (PdfminerException, PDFSyntaxError, ValueError, KeyError, TypeError) as exc:
         detail = " ".join(str(exc).split())  # one line, whatever pdfminer's message holds
         raise ParseError(f"{name}: unreadable PDF ({detail})") from exc
     rows = ["\t".join(r) for t in tables for r in (*((p,) for p in t.preamble), *t.rows)]
-    # stream literals carry the running text in drawing order without text interpretation
-    prose = "\n".join(literals) if literals else "\n".join(texts)
-    return ParsedDocument(tuple(tables), "\n".join([prose, *rows]), prose)
+    # the document text is the prose and then the table lines, built when asked for: holding
+    # it next to the prose would keep a second copy of all the running text
+    return ParsedDocument(tuple(tables), "\n".join(rows), "\n".join(running), prose_first=True)
 
 
-def _statement_pages(pdf: pdfplumber.PDF) -> tuple[set[int], list[str]]:
-    """Pages showing a statement title, and the literal strings of every page.
-
-    Only the literals of each content stream are kept (not the stream), so memory follows the
-    document's text, not its drawing operators.
-    """
-    pages = set()
-    literals: list[str] = []
-    for number, page in enumerate(pdf.pages, start=1):
-        raw = _raw_stream(page)
-        if _has_marker(raw):
-            pages.add(number)
-        literals += _literals(raw)
-    if pages or literals:
-        return pages, literals  # readable streams that show no statement title: none to parse
-    for number, page in enumerate(pdf.pages, start=1):
-        if _has_marker("".join(c["text"] for c in page_chars(page))):
-            pages.add(number)
-        page.close()
-    return pages, []
-
-
-def _literals(raw: str) -> list[str]:
-    """The literal strings shown by Tj operators, one per drawn line (standard-font text)."""
-    return [_unescape(m) for m in _LITERAL.findall(raw)]
-
-
-def _unescape(literal: str) -> str:
-    """PDF string escapes (``\\(``, ``\\223``) -> text; bytes are WinAnsi (cp1252)."""
-
-    def one(match: re.Match[str]) -> str:
-        code = match[1]
-        return (
-            chr(int(code, 8)) if code[0] in "01234567" else {"n": "\n", "t": "\t"}.get(code, code)
-        )
-
-    return _ESCAPE.sub(one, literal).encode("latin-1").decode("cp1252", errors="replace")
-
-
-def _raw_stream(page: pdfplumber.page.Page) -> str:
-    contents = resolve1(page.page_obj.attrs.get("Contents"))
-    streams = contents if isinstance(contents, list) else [contents]
-    data = b"".join(resolve1(s).get_data() for s in streams if s is not None)
-    return data.decode("latin-1")
+def _read_page(number: int, page: pdfplumber.page.Page, running: list[str]) -> list[RawTable]:
+    """Add the page's running text to ``running``; its tables if it shows a statement title."""
+    contents = decoded_contents(page.page_obj)  # decoded once for both readers, then released
+    literals = page_literals(page.page_obj, contents)
+    if literals is not None:  # standard fonts, plain Tj strings: no text interpretation
+        if literals:  # one string per page, not per line: a str costs ~50 bytes on its own
+            running.append("\n".join(literals))
+        if not _has_marker("".join(literals)):
+            return []
+        return _page_tables(number, page_words(page, contents) or page.extract_words())
+    chars = page_chars(page, contents)  # encoded glyphs: read once, for both the text and the words
+    running.append(text_of(page, chars))
+    if not _has_marker("".join(c["text"] for c in chars)):
+        return []
+    return _page_tables(number, words_of(chars) or page.extract_words())
 
 
 def _has_marker(text: str) -> bool:
@@ -114,9 +84,8 @@ def _has_marker(text: str) -> bool:
     return any(m in squeezed for m in _MARKERS)
 
 
-def _page_tables(number: int, page: pdfplumber.page.Page) -> list[RawTable]:
-    # the same words as page.extract_words(), without building pdfplumber's per-glyph dicts
-    lines = _lines(page_words(page) or page.extract_words())
+def _page_tables(number: int, words: list[Char]) -> list[RawTable]:
+    lines = _lines(words)
     left = min((cell.start for line in lines for cell in line), default=0.0)
     out: list[RawTable] = []
     preamble: list[str] = []

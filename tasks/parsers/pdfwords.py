@@ -12,6 +12,7 @@ its defaults, so the result equals ``page.extract_words()`` (and ``page_text`` e
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 from unicodedata import normalize
 
@@ -21,6 +22,8 @@ from pdfminer.pdfcolor import PDFColorSpace
 from pdfminer.pdfdevice import PDFTextDevice, PDFTextSeq
 from pdfminer.pdffont import PDFFont, PDFUnicodeNotDefined
 from pdfminer.pdfinterp import PDFGraphicState, PDFPageInterpreter, PDFResourceManager
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdftypes import PDFStream, resolve1
 from pdfminer.utils import Matrix, Point
 from pdfplumber.utils.exceptions import PdfminerException
 from pdfplumber.utils.text import WordExtractor, chars_to_textmap
@@ -28,15 +31,25 @@ from pdfplumber.utils.text import WordExtractor, chars_to_textmap
 Char = dict[str, Any]
 
 
-def page_words(page: pdfplumber.page.Page) -> list[Char]:
+def page_words(page: pdfplumber.page.Page, contents: list[object] | None = None) -> list[Char]:
     """The page's words (text, x0, x1, top, bottom, ...), equal to ``page.extract_words()``."""
-    return WordExtractor().extract_words(page_chars(page))
+    return words_of(page_chars(page, contents))
 
 
 def page_text(page: pdfplumber.page.Page) -> str:
     """The page's text, equal to ``page.extract_text()`` (pdfplumber's text map, our glyphs)."""
+    return text_of(page, page_chars(page))
+
+
+def words_of(chars: list[Char]) -> list[Char]:
+    """Words from a page's ``page_chars`` (read the glyphs once for both words and text)."""
+    return WordExtractor().extract_words(chars)
+
+
+def text_of(page: pdfplumber.page.Page, chars: list[Char]) -> str:
+    """The page text from its ``page_chars``."""
     textmap = chars_to_textmap(
-        page_chars(page),
+        chars,
         layout_bbox=page.bbox,
         layout_width=page.width,
         layout_height=page.height,
@@ -44,15 +57,37 @@ def page_text(page: pdfplumber.page.Page) -> str:
     return textmap.as_string
 
 
-def page_chars(page: pdfplumber.page.Page) -> list[Char]:
-    """Every glyph drawn on the page as {text, x0, x1, top, bottom, doctop, upright}."""
+def page_chars(page: pdfplumber.page.Page, contents: list[object] | None = None) -> list[Char]:
+    """Every glyph drawn on the page as {text, x0, x1, top, bottom, doctop, upright}.
+
+    ``contents``: the page's ``decoded_contents`` when the caller has them already.
+    """
     pdf = page.pdf
     device = _GlyphDevice(pdf.rsrcmgr, page)
+    clone = copy.copy(page.page_obj)  # the page, drawn from copies of its streams
+    clone.contents = decoded_contents(page.page_obj) if contents is None else contents
     try:
-        PDFPageInterpreter(pdf.rsrcmgr, device).process_page(page.page_obj)
+        PDFPageInterpreter(pdf.rsrcmgr, device).process_page(clone)
     except Exception as exc:  # any pdfminer failure, wrapped the way page.chars wraps it
         raise PdfminerException(exc) from exc
     return device.chars
+
+
+def decoded_contents(page: PDFPage) -> list[object]:
+    """Decoded copies of the page's content streams.
+
+    pdfminer keeps a decoded stream in the document's object cache until the PDF is closed:
+    reading every page from the originals would hold every page's stream at once. A copy goes
+    with the page.
+    """
+    out: list[object] = []
+    for ref in page.contents:
+        stream = resolve1(ref)
+        if isinstance(stream, PDFStream):
+            stream = copy.copy(stream)
+            stream.get_data()  # decoded once, kept by the copy for each reader of the page
+        out.append(stream)
+    return out
 
 
 class _GlyphDevice(PDFTextDevice):

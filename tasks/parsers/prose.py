@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
@@ -24,6 +25,7 @@ _FOOTNOTES = (
     re.compile(r"(?:(?<=[a-z]{2})|(?<=GAAP))\d{1,2}(?=\s)"),
 )
 _SPACES = re.compile(r"  +")
+_STRETCH = 1 << 16  # characters cleaned at a time
 _WHITESPACE = str.maketrans({c: " " for c in "\n\r\t\f\v\xa0\u2028\u2029"})
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _HEADING = re.compile(
@@ -52,12 +54,47 @@ class Section:
 
 
 def clean(text: str) -> str:
-    """Footnote marks and emphasis removed, whitespace collapsed to single spaces."""
+    """Footnote marks and emphasis removed, whitespace collapsed to single spaces.
+
+    A long text is cleaned a stretch of lines at a time: each pass over the whole text would
+    hold two more copies of it (the pass's pieces and its result). No pattern reaches past a
+    line break, and a stretch ends with one, so stretches clean exactly as the whole; only a
+    run of spaces can meet across two of them, and is joined here.
+    """
+    pieces: list[str] = []
+    for stretch in _stretches(text):
+        piece = _clean_lines(stretch)
+        if piece[:1] == " " and pieces and pieces[-1][-1] == " ":
+            piece = piece[1:]
+        if piece:
+            pieces.append(piece)
+    while pieces and not pieces[0].lstrip():
+        pieces.pop(0)
+    while pieces and not pieces[-1].rstrip():
+        pieces.pop()
+    if not pieces:
+        return ""
+    pieces[0] = pieces[0].lstrip()
+    pieces[-1] = pieces[-1].rstrip()
+    return "".join(pieces)
+
+
+def _clean_lines(text: str) -> str:
     # translate first: a regex over every line break would build one fragment per line
     text = text.replace("\\$", "$").translate(_WHITESPACE)
     for pattern in _FOOTNOTES:
         text = pattern.sub("", text)
-    return _SPACES.sub(" ", text).strip()
+    return _SPACES.sub(" ", text)
+
+
+def _stretches(text: str) -> Iterator[str]:
+    """The text in pieces of about ``_STRETCH`` characters, each cut just after a line break."""
+    start = 0
+    while start < len(text):
+        cut = text.find("\n", start + _STRETCH)
+        end = len(text) if cut < 0 else cut + 1
+        yield text[start:end]
+        start = end
 
 
 def sections(text: str) -> list[Section]:

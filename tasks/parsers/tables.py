@@ -28,8 +28,19 @@ class ParsedDocument:
     """A document reduced to its tables and its running text."""
 
     tables: tuple[RawTable, ...]
-    text: str  # all text, tables included, for classification and look-ups
+    body: str  # all text, tables included (with ``prose_first``: all text after the prose)
     prose: str = ""  # running text without the tables, in reading order (narrative, outlook)
+    # PDF: the text is the prose then the table lines; joined only when asked for, so that a
+    # long document's running text is not held twice
+    prose_first: bool = False
+
+    @property
+    def text(self) -> str:
+        """All text, tables included, for classification and look-ups (built on each call
+        when ``prose_first``: keep the result only as long as it is needed)."""
+        if not self.prose_first:
+            return self.body
+        return f"{self.prose}\n{self.body}" if self.body else self.prose
 
 
 def make_rows(rows: list[list[str]]) -> tuple[Row, ...]:

@@ -161,7 +161,7 @@ def test_fixture_documents(path: Path) -> None:
 def test_fallback_path_gives_the_same_document(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     content = path.read_bytes()
     fast = parse_pdf(path.name, content)
-    monkeypatch.setattr(pdf_module, "page_words", lambda page: [])  # forces extract_words
+    monkeypatch.setattr(pdf_module, "page_words", lambda *args: [])  # forces extract_words
     assert parse_pdf(path.name, content) == fast
 
 
