@@ -2,13 +2,17 @@
 
 GX is imported inside functions: ``import great_expectations`` costs seconds, and callers
 such as the CLI import this module without validating anything.
+
+Results are held in the context only as long as needed: a validation without Data Docs
+forgets its results at once; one recorded for a run's Data Docs site (``docs_site``) is
+kept until :func:`build_docs` renders that site, once, at the end of the run.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,7 +60,8 @@ class _Runtime:
     validation_definitions: dict[str, list[Any]]  # frame -> definitions
     # (frame, result format, suites or () for all) -> checkpoint
     checkpoints: dict[tuple[str, str, tuple[str, ...]], Any] = field(default_factory=dict)
-    docs_sites: dict[Path, str] = field(default_factory=dict)
+    # a run's Data Docs folder -> identifiers of the results recorded for it, not yet built
+    pending_docs: dict[Path, list[Any]] = field(default_factory=dict)
 
 
 _LOCK = threading.RLock()  # re-entered: run_suites holds it while building the runtime
@@ -76,28 +81,64 @@ def loaded_expectation_counts() -> dict[str, int]:
 
 
 def run_suites(
-    run_name: str, frames: Mapping[str, pd.DataFrame], data_docs_dir: Path | None = None
+    run_name: str, frames: Mapping[str, pd.DataFrame], docs_site: Path | None = None
 ) -> list[Outcome]:
-    """Run every suite on its frame; build Data Docs into ``data_docs_dir`` when given."""
+    """Run every suite on its frame; keep the results for ``docs_site``'s build when given."""
     from great_expectations.core.run_identifier import RunIdentifier
 
     # Data Docs file keys may not hold path separators (local file names do).
     run_id = RunIdentifier(run_name=run_name.replace("/", "_").replace("\\", "_"))
     with _LOCK:  # a GX context is not safe to share between threads
         runtime = _runtime()
-        site = _docs_site(runtime, data_docs_dir) if data_docs_dir else ""
-        formats = DOCS_FIRST_PASS if site else FIRST_PASS
+        formats = DOCS_FIRST_PASS if docs_site else FIRST_PASS
         results: dict[Any, Any] = {}  # validation result identifier -> suite result
         for name, frame in frames.items():
             results.update(_run_frame(runtime, name, frame, formats[name], run_id))
-        if site:
-            # One build of this document's pages: UpdateDataDocsAction on every checkpoint
-            # re-rendered the site per frame and cost several times more.
-            runtime.context.build_data_docs(site_names=[site], resource_identifiers=list(results))
+        if docs_site:
+            runtime.pending_docs.setdefault(docs_site.resolve(), []).extend(results)
+        else:
+            _forget(runtime, results)
     outcomes = [outcome for result in results.values() for outcome in _outcomes(result)]
     keys = [(s.name, e["meta"]["name"]) for s in runtime.specs for e in s.expectations]
     order = {key: i for i, key in enumerate(keys)}
     return sorted(outcomes, key=lambda o: order.get((o.suite, o.name), len(order)))
+
+
+def build_docs(docs_site: Path) -> Path | None:
+    """Render the Data Docs site of the results recorded for ``docs_site``, then forget them.
+
+    Returns the site's index page, or None when nothing was recorded for it (nothing built).
+    """
+    site = docs_site.resolve()
+    with _LOCK:
+        runtime = _RUNTIME  # no runtime: nothing was validated, so GX need not load
+        keys = runtime.pending_docs.pop(site, []) if runtime else []
+        if runtime is None or not keys:
+            return None
+        # Registered for this build only (under the lock): the context keeps no site config.
+        name = "run"
+        runtime.context.add_data_docs_site(site_name=name, site_config=_site_config(site))
+        try:
+            # A set: GX tests every stored key against it (a list made that quadratic).
+            runtime.context.build_data_docs(site_names=[name], resource_identifiers=set(keys))
+        finally:
+            runtime.context.delete_data_docs_site(name)
+            _forget(runtime, keys)
+    return site / "index.html"
+
+
+def held_results() -> int:
+    """How many validation results the context holds (flat across runs when all is well)."""
+    with _LOCK:
+        return len(_RUNTIME.context.validation_results_store.list_keys()) if _RUNTIME else 0
+
+
+def _forget(runtime: _Runtime, keys: Iterable[Any]) -> None:
+    # GX's checkpoints store every result; a long-lived process would hold them all.
+    store = runtime.context.validation_results_store
+    for key in keys:
+        if store.has_key(key):
+            store.remove_key(key)
 
 
 def _run_frame(
@@ -122,8 +163,20 @@ def _runtime() -> _Runtime:
     with _LOCK:
         fingerprint = _fingerprint(suites_dir)
         if _RUNTIME is None or _RUNTIME.fingerprint != fingerprint:
-            _RUNTIME = _build_runtime(load_suite_specs(suites_dir), fingerprint)
+            old, _RUNTIME = _RUNTIME, _build_runtime(load_suite_specs(suites_dir), fingerprint)
+            if old is not None:
+                _carry_pending(old, _RUNTIME)
         return _RUNTIME
+
+
+def _carry_pending(old: _Runtime, new: _Runtime) -> None:
+    # A suite edited mid-run: what the run recorded so far still belongs in its Data Docs.
+    source = old.context.validation_results_store
+    target = new.context.validation_results_store
+    for keys in old.pending_docs.values():
+        for key in keys:
+            target.set(key, source.get(key))
+    new.pending_docs = old.pending_docs
 
 
 def _fingerprint(directory: Path) -> tuple[tuple[str, int, int], ...]:
@@ -179,23 +232,15 @@ def build_suite(spec: SuiteSpec) -> Any:
     return suite
 
 
-def _docs_site(runtime: _Runtime, directory: Path) -> str:
-    directory = directory.resolve()
-    if directory not in runtime.docs_sites:
-        name = f"docs_{len(runtime.docs_sites)}"
-        runtime.context.add_data_docs_site(
-            site_name=name,
-            site_config={
-                "class_name": "SiteBuilder",
-                "store_backend": {
-                    "class_name": "TupleFilesystemStoreBackend",
-                    "base_directory": str(directory),
-                },
-                "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
-            },
-        )
-        runtime.docs_sites[directory] = name
-    return runtime.docs_sites[directory]
+def _site_config(directory: Path) -> Any:
+    return {
+        "class_name": "SiteBuilder",
+        "store_backend": {
+            "class_name": "TupleFilesystemStoreBackend",
+            "base_directory": str(directory),
+        },
+        "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+    }
 
 
 def _checkpoint(

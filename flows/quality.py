@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from prefect import flow, get_run_logger
 
+from flows.ingest import build_run_docs
 from tasks import alert, load, validate
 from tasks.config import load_settings
-from tasks.summary import data_docs_link
 
 
 @flow(name="revalidate", log_prints=True)
@@ -20,16 +20,17 @@ def revalidate(
     """Run today's suites on stored documents (all loaded/quarantined ones by default)."""
     settings = load_settings()
     engine = load.open_warehouse(settings.warehouse_url)
-    docs_dir = settings.data_docs_path
-    summary = validate.QualitySummary(data_docs=data_docs_link(str(docs_dir)))
+    docs_site = validate.new_docs_site(settings.data_docs_path)
+    summary = validate.QualitySummary()
     ticker = issuer.upper() if issuer else None
     for document_id in validate.revalidation_targets(engine, ticker, document_ids or []):
-        done = validate.revalidate_task(engine, document_id, docs_dir)
+        done = validate.revalidate_task(engine, document_id, docs_site)
         summary.documents.append(done)
         created = alert.store_alerts_task(
             engine, alert.data_quality_alerts(done.issuer, document_id, done.results)
         )
         summary.alerts_raised += len(created)
+    summary.data_docs = build_run_docs(docs_site)  # once per run, not per document
     alert.deliver_task(engine, alert.channels_from_settings(settings))
     get_run_logger().info(summary.render())
     return summary

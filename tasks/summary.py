@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tasks.models import ValidationResult
 
@@ -24,7 +23,8 @@ class RunSummary:
     quarantined: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     source_failures: list[str] = field(default_factory=list)
-    data_docs_dir: str = ""  # where validation builds Data Docs; "" builds none
+    data_docs_dir: str = ""  # this run's Data Docs folder validations record for; "" for none
+    data_docs: str = ""  # link to that site's index page once built; "" when none was built
 
     def add_document(
         self,
@@ -56,16 +56,11 @@ class RunSummary:
         lines += [f"quarantined: {d}" for d in self.quarantined]
         lines += [f"failed: {d}" for d in self.failed]
         lines += [f"source failed: {s}" for s in self.source_failures]
-        if self.data_docs_dir and self.validations_passed + self.validations_failed:
-            lines.append(f"data docs: {data_docs_link(self.data_docs_dir)}")
+        if self.data_docs:
+            lines.append(f"data docs: {self.data_docs}")
         return "\n".join(lines)
 
     @property
     def ok(self) -> bool:
         """False when a source or a document failed."""
         return not (self.failed or self.source_failures)
-
-
-def data_docs_link(directory: str) -> str:
-    """A file:// link to the Data Docs site's index page."""
-    return (Path(directory) / "index.html").resolve().as_uri()

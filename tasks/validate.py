@@ -4,13 +4,20 @@ Plain functions (the flows wrap them in Prefect tasks). Great Expectations does 
 (see ``expectations/``); this module gathers what a document is checked against from the
 warehouse (earlier documents, the other source's announcement of the same disclosure),
 stores revalidation results and records releases of quarantined documents.
+
+Data Docs: one site folder per run (:func:`new_docs_site`), built once at the end of the run
+(:func:`build_data_docs`): a link printed by a run keeps showing that run's documents.
 """
 
 from __future__ import annotations
 
+import html
+import os
+import re
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,7 +54,7 @@ class QualitySummary:
 
     documents: list[Revalidation] = field(default_factory=list)
     alerts_raised: int = 0
-    data_docs: str = ""
+    data_docs: str = ""  # link to this run's Data Docs index; "" when none was built
 
     def render(self) -> str:
         """A short plain-text summary."""
@@ -67,10 +74,14 @@ def validate_facts(
     document_id: str,
     facts: Sequence[Fact],
     *,
-    data_docs_dir: Path | None = None,
+    docs_site: Path | None = None,
     context: Context | None = None,
 ) -> list[ValidationResult]:
-    """Run every suite on ``facts`` (all reported figures) of one document."""
+    """Run every suite on ``facts`` (all reported figures) of one document.
+
+    With ``docs_site`` (the run's Data Docs folder) the results are kept for
+    :func:`build_data_docs`; without it GX forgets them at once.
+    """
     from expectations import builders, describe, runner
 
     specs = runner.suite_specs()
@@ -79,7 +90,7 @@ def validate_facts(
     frames = {builders.FACTS_FRAME: facts_df, builders.CHECKS_FRAME: checks.frame}
     check_names = {name for spec in specs for name, _ in spec.checks}
     results = []
-    for outcome in runner.run_suites(document_id, frames, data_docs_dir):
+    for outcome in runner.run_suites(document_id, frames, docs_site):
         if outcome.name in check_names:
             results.append(describe.check_result(outcome, checks))
         else:
@@ -123,22 +134,22 @@ def gather_context(
 
 
 def validate_document(
-    engine: Engine, document_id: str, extraction: Extraction, data_docs_dir: Path | str = ""
+    engine: Engine, document_id: str, extraction: Extraction, docs_site: Path | str = ""
 ) -> list[ValidationResult]:
     """Validate a freshly extracted document against itself and the stored warehouse.
 
     The narrative twins (figures the text repeats from a table, never stored) are validated
-    with the facts, so narrative_vs_table compares them. ``data_docs_dir`` ("" for none) is
-    where the Data Docs site is (re)built.
+    with the facts, so narrative_vs_table compares them. ``docs_site`` ("" for none) is the
+    run's Data Docs folder the results are recorded for.
     """
     context = gather_context(engine, document_id, extraction.facts, extraction)
-    docs = Path(data_docs_dir) if data_docs_dir else None
+    docs = Path(docs_site) if docs_site else None
     facts = extraction.facts + extraction.narrative_twins
-    return validate_facts(document_id, facts, data_docs_dir=docs, context=context)
+    return validate_facts(document_id, facts, docs_site=docs, context=context)
 
 
 def revalidate_document(
-    engine: Engine, document_id: str, data_docs_dir: Path | None = None
+    engine: Engine, document_id: str, docs_site: Path | None = None
 ) -> Revalidation:
     """Validate a stored document again from the warehouse (no fetch, no extraction).
 
@@ -158,7 +169,7 @@ def revalidate_document(
         earlier = _stored_results(conn, document_id, _text_only_checks())
     base = gather_context(engine, document_id, facts)
     context = replace(base, guidance=guidance, dividends=dividends)
-    results = validate_facts(document_id, facts, data_docs_dir=data_docs_dir, context=context)
+    results = validate_facts(document_id, facts, docs_site=docs_site, context=context)
     results = [_kept(r, earlier.get(r.expectation)) for r in results]
     with engine.begin() as conn:
         status = quality.store_results(
@@ -235,8 +246,54 @@ def release_document(
         raise ValidationError(str(exc).strip("'\"")) from None
 
 
+_RUN_SITE = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{8}")
+
+
+def new_docs_site(root: Path, run_id: str | None = None, now: datetime | None = None) -> Path:
+    """This run's own Data Docs folder: ``<root>/<UTC stamp>-<8 chars of the run id>``.
+
+    ``run_id`` defaults to the Prefect flow run's id, or a random one outside a flow.
+    """
+    if run_id is None:
+        from prefect.runtime import flow_run
+
+        run_id = str(flow_run.id or uuid.uuid4())
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
+    return root / f"{stamp}-{run_id.replace('-', '')[:8]}"
+
+
+def build_data_docs(docs_site: Path) -> str:
+    """Build the run's Data Docs site (and the list of runs); its link, "" if none was built."""
+    from expectations import runner
+
+    index = runner.build_docs(docs_site)
+    if index is None:
+        return ""
+    write_docs_index(docs_site.parent)
+    return index.as_uri()
+
+
+def write_docs_index(root: Path) -> Path:
+    """Write ``root/index.html`` linking each run's Data Docs site, newest first."""
+    runs = sorted((p.name for p in root.iterdir() if _RUN_SITE.fullmatch(p.name)), reverse=True)
+    items = "".join(
+        f'<li><a href="{html.escape(n)}/index.html">{html.escape(n)}</a></li>\n' for n in runs
+    )
+    page = (
+        '<!doctype html>\n<html><head><meta charset="utf-8"><title>Data Docs</title></head>\n'
+        f"<body><h1>Data Docs, one site per run (newest first)</h1>\n<ul>\n{items}</ul>"
+        "</body></html>\n"
+    )
+    # Two runs may finish together: each replaces the page whole, never half-written.
+    path, scratch = root / "index.html", root / f".index-{uuid.uuid4().hex}.html"
+    scratch.write_text(page, encoding="utf-8")
+    os.replace(scratch, path)
+    return path
+
+
 # GX is deterministic on the same facts: nothing transient to retry.
 validate_task = task(name="validate", cache_policy=NO_CACHE)(validate_facts)
 validate_document_task = task(name="validate", cache_policy=NO_CACHE)(validate_document)
 revalidate_task = task(name="revalidate", cache_policy=NO_CACHE)(revalidate_document)
+build_data_docs_task = task(name="build-data-docs", cache_policy=NO_CACHE)(build_data_docs)
 release_task = task(name="release", cache_policy=NO_CACHE)(release_document)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 # Before Prefect is imported: its console handler binds to the first CliRunner stream, so
 # INFO records of later runs would hit a closed file.
@@ -55,6 +56,12 @@ def _state(url: str) -> tuple[str, str, int, int]:
     return document_id, status, n_latest, n_releases
 
 
+def _docs_link(output: str) -> str:
+    flat = "".join(output.split())
+    assert "datadocs:file://" in flat, output
+    return flat.split("datadocs:", 1)[1].split("index.html", 1)[0] + "index.html"
+
+
 def test_quarantine_revalidate_and_release(env: str, tmp_path: Path) -> None:
     html = Q4_2023_EX99.read_text(encoding="utf-8")
     at = html.index(">TOTAL ASSETS<")
@@ -62,14 +69,19 @@ def test_quarantine_revalidate_and_release(env: str, tmp_path: Path) -> None:
     path.write_text(html[:at] + html[at:].replace("45,818,572", "45,818,672", 1), "utf-8")
     ingested = runner.invoke(app, ["ingest", str(path)])
     # rich wraps long lines at the terminal width: compare without whitespace
-    assert "datadocs:file://" in "".join(ingested.output.split())
-    assert (tmp_path / "data_docs" / "index.html").is_file()
+    link = _docs_link(ingested.output)
+    assert link.startswith((tmp_path / "data_docs").as_uri() + "/")  # the run's own site
+    assert Path(unquote(urlsplit(link).path)).is_file()
     document_id, status, n_latest, _ = _state(env)
     assert (status, n_latest) == ("quarantined", 0)
 
     again = runner.invoke(app, ["revalidate", document_id])
     assert again.exit_code == 0, again.output
     assert f"quarantined: {document_id}" in again.output
+    # The revalidation has a site of its own; the ingest run's page still shows its document.
+    relink = _docs_link(again.output)
+    assert relink != link and Path(unquote(urlsplit(relink).path)).is_file()
+    assert document_id in Path(unquote(urlsplit(link).path)).read_text(encoding="utf-8")
 
     released = runner.invoke(app, ["release", document_id, "--by", "ana", "--reason", "ok"])
     assert released.exit_code == 0, released.output

@@ -9,7 +9,7 @@ import pytest
 
 from expectations import builders, runner
 from tasks.models import Fact
-from tasks.validate import validate_facts
+from tasks.validate import build_data_docs, validate_facts
 
 from .qfin_facts import DEC24, altered
 
@@ -66,12 +66,11 @@ def test_data_docs_keep_one_detailed_page_per_suite(
     good_facts: list[Fact], runs: list[Run], tmp_path: Path
 ) -> None:
     facts = altered(good_facts, "total_liabilities_and_equity", DEC24, 1_000_000)
-    validate_facts("hkex_docs", facts, data_docs_dir=tmp_path)
+    validate_facts("hkex_docs", facts, docs_site=tmp_path)
     # Data Docs print every check's "% unexpected": BASIC, not BOOLEAN_ONLY, on the checks.
     assert {fmt for _, fmt, _ in runs} == {"BASIC", "COMPLETE"}
-    pages = list((tmp_path / "validations").rglob("*.html"))
-    assert sorted(p.parts[-4] for p in pages) == sorted(s.name for s in runner.suite_specs())
-    # The page of the failing suite renders the COMPLETE result, which replaced the first.
+    # The page of the failing suite renders the COMPLETE result, which replaced the first
+    # (read before the build, which forgets the run's results).
     store = runner._runtime().context.validation_results_store
     (key,) = [
         k
@@ -87,3 +86,8 @@ def test_data_docs_keep_one_detailed_page_per_suite(
         if (row.identity, row.period) == ("balance_sheet_balances", "2024-12-31")
     ]
     assert stored["balance_sheet_balances"].result["unexpected_index_list"] == wrong
+    assert build_data_docs(tmp_path)
+    pages = list((tmp_path / "validations").rglob("*.html"))
+    assert sorted(p.parts[-4] for p in pages) == sorted(s.name for s in runner.suite_specs())
+    page = next(p for p in pages if p.parts[-4] == "balance_sheet").read_text(encoding="utf-8")
+    assert f"df.filter(items={wrong}, axis=0)" in page  # the COMPLETE rows reached the page

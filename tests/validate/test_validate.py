@@ -15,7 +15,7 @@ import pytest
 from expectations import builders, runner
 from tasks.errors import ConfigError
 from tasks.models import Fact, ValidationResult
-from tasks.validate import quarantine_required, validate_facts
+from tasks.validate import build_data_docs, quarantine_required, validate_facts
 
 from .qfin_facts import DEC23, DEC24, FY_24, Q4_23, Q4_24, altered, fact
 
@@ -220,7 +220,10 @@ def test_empty_document_passes_with_nothing_evaluated() -> None:
 
 
 def test_data_docs_are_built_when_asked(good_facts: list[Fact], tmp_path: Path) -> None:
-    validate_facts("hkex:docs", good_facts, data_docs_dir=tmp_path / "docs")
+    validate_facts("hkex:docs", good_facts, docs_site=tmp_path / "docs")
+    assert not (tmp_path / "docs").exists()  # recorded only: the run builds once, at its end
+    link = build_data_docs(tmp_path / "docs")
+    assert link == (tmp_path / "docs" / "index.html").as_uri()
     assert (tmp_path / "docs" / "index.html").is_file()
     pages = list((tmp_path / "docs" / "validations").rglob("*.html"))
     assert {p.parts[-4] for p in pages} == {s.name for s in builders.load_suite_specs()}

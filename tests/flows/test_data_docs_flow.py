@@ -1,0 +1,69 @@
+"""Data Docs in the flows: one site per run, built once at its end, valid after later runs."""
+
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from sqlalchemy import select
+
+from expectations import runner
+from flows.ingest import ingest_local
+from storage import db
+from storage.schema import documents
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+EXHIBITS = sorted((FIXTURES / "sec/0001741530").glob("*/*ex99*.htm"))[:2]
+
+
+@pytest.fixture
+def env(monkeypatch, tmp_path):
+    url = f"sqlite:///{tmp_path / 'warehouse.db'}"
+    monkeypatch.setenv("FILINGS_DATABASE_URL", url)
+    monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
+    engine = db.make_engine(url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """Every site the runner builds."""
+    seen = []
+    original = runner.build_docs
+
+    def spy(docs_site):
+        seen.append(docs_site)
+        return original(docs_site)
+
+    monkeypatch.setattr(runner, "build_docs", spy)
+    return seen
+
+
+def _path(link):
+    return Path(unquote(urlsplit(link).path))
+
+
+def _pages_by_document(site):
+    return {p.parts[-3] for p in (site / "validations").rglob("*.html")}
+
+
+def test_each_local_run_links_its_own_site_which_outlives_the_next_run(env, tmp_path, builds):
+    first = ingest_local([str(p) for p in EXHIBITS])
+    with env.connect() as conn:
+        ids = set(conn.execute(select(documents.c.document_id)).scalars())
+    assert len(ids) == len(EXHIBITS)
+    site = Path(first.data_docs_dir)
+    assert site.parent == tmp_path / "data_docs"
+    assert first.data_docs == (site / "index.html").as_uri()
+    assert f"data docs: {first.data_docs}" in first.render()
+    assert builds == [site]  # once for the run, not once per document
+    assert _pages_by_document(site) == ids
+    assert runner.held_results() == 0  # the built run's results are forgotten
+
+    second = ingest_local([str(EXHIBITS[0])])
+    assert second.data_docs != first.data_docs and _path(second.data_docs).is_file()
+    index = _path(first.data_docs).read_text(encoding="utf-8")
+    assert all(f"'run_name': '{d}'" in index for d in ids)
+    assert _pages_by_document(site) == ids
+    runs = (tmp_path / "data_docs" / "index.html").read_text(encoding="utf-8")
+    assert runs.index(Path(second.data_docs_dir).name) < runs.index(site.name)

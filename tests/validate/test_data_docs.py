@@ -1,0 +1,130 @@
+"""Data Docs: one site per run, built once at its end, valid after later runs; GX forgets."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from expectations import runner
+from tasks.models import Fact
+from tasks.validate import build_data_docs, new_docs_site, validate_facts, write_docs_index
+
+T0 = datetime(2025, 3, 17, 8, 0, 0, tzinfo=UTC)
+T1 = datetime(2025, 3, 17, 8, 15, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def gx_builds(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The folder of every Data Docs site GX builds, in order."""
+    from great_expectations.render.renderer.site_builder import SiteBuilder
+
+    seen: list[Path] = []
+    original = SiteBuilder.build
+
+    def spy(self: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(Path(self.target_store.store_backends["index_page"].full_base_directory))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SiteBuilder, "build", spy)
+    return seen
+
+
+def run_names(site: Path) -> set[str]:
+    """The documents (GX run names) that have a validation page in ``site``."""
+    return {p.parts[-3] for p in (site / "validations").rglob("*.html")}
+
+
+def suites() -> set[str]:
+    return {s.name for s in runner.suite_specs()}
+
+
+def test_a_run_site_is_named_by_utc_time_and_flow_run_id(tmp_path: Path) -> None:
+    run_id = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
+    assert new_docs_site(tmp_path, run_id, T0) == tmp_path / "20250317T080000Z-0f1e2d3c"
+    # Outside a flow: a random id, so two runs in the same second still differ.
+    first, second = new_docs_site(tmp_path, now=T0), new_docs_site(tmp_path, now=T0)
+    assert first != second
+    assert re.fullmatch(r"20250317T080000Z-[0-9a-f]{8}", first.name)
+
+
+def test_validation_without_docs_leaves_no_result_in_gx(good_facts: list[Fact]) -> None:
+    validate_facts("hkex:plain", good_facts)
+    assert runner.held_results() == 0
+
+
+def test_a_run_records_until_its_single_build_then_gx_forgets(
+    good_facts: list[Fact], tmp_path: Path, gx_builds: list[Path]
+) -> None:
+    site = new_docs_site(tmp_path, "a" * 8, T0)
+    documents = ["hkex:one", "hkex:two", "hkex:three"]
+    for document in documents:
+        validate_facts(document, good_facts, docs_site=site)
+    assert runner.held_results() == len(documents) * len(suites())
+    assert not site.exists()  # nothing rendered per document
+
+    assert build_data_docs(site) == (site / "index.html").as_uri()
+    assert gx_builds == [site]  # one GX build for the whole run
+    assert run_names(site) == set(documents)
+    assert len(list((site / "validations").rglob("*.html"))) == len(documents) * len(suites())
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert all(f"'run_name': '{d}'" in index for d in documents)
+    assert runner.held_results() == 0  # memory flat: the next run starts from nothing
+    assert build_data_docs(site) == ""  # its results are gone: nothing to build twice
+
+
+def test_run_a_site_survives_run_b_in_a_new_process(
+    good_facts: list[Fact], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "data_docs"
+    site_a, site_b = new_docs_site(root, "a" * 8, T0), new_docs_site(root, "b" * 8, T1)
+    monkeypatch.setattr(runner, "_RUNTIME", None)  # a fresh process: a new GX context
+    validate_facts("sec:run-a-doc", good_facts, docs_site=site_a)
+    link_a = build_data_docs(site_a)
+    monkeypatch.setattr(runner, "_RUNTIME", None)
+    validate_facts("sec:run-b-doc", good_facts, docs_site=site_b)
+    build_data_docs(site_b)
+
+    index_a = Path(link_a.removeprefix("file://")).read_text(encoding="utf-8")
+    assert "'run_name': 'sec:run-a-doc'" in index_a and "run-b-doc" not in index_a
+    assert run_names(site_a) == {"sec:run-a-doc"}
+    assert {p.parts[-4] for p in (site_a / "validations").rglob("*.html")} == suites()
+    assert run_names(site_b) == {"sec:run-b-doc"}
+    # The list of runs at the top links both, newest first.
+    top = (root / "index.html").read_text(encoding="utf-8")
+    assert top.index(f"{site_b.name}/index.html") < top.index(f"{site_a.name}/index.html")
+
+
+def test_a_run_that_validated_nothing_builds_nothing(tmp_path: Path) -> None:
+    site = new_docs_site(tmp_path / "data_docs", "c" * 8, T0)
+    assert build_data_docs(site) == ""
+    assert not (tmp_path / "data_docs").exists()
+
+
+def test_results_recorded_before_a_suite_edit_still_reach_the_run_site(
+    good_facts: list[Fact], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = new_docs_site(tmp_path, "d" * 8, T0)
+    validate_facts("hkex:before-edit", good_facts, docs_site=site)
+    before = runner._runtime()
+    # A suite file changed mid-run: the runner builds a new GX context.
+    monkeypatch.setattr(runner, "_fingerprint", lambda _: (("edited.json", 1, 1),))
+    validate_facts("hkex:after-edit", good_facts, docs_site=site)
+    assert runner._runtime() is not before
+    build_data_docs(site)
+    assert run_names(site) == {"hkex:before-edit", "hkex:after-edit"}
+    assert runner.held_results() == 0
+
+
+def test_the_list_of_runs_links_run_folders_only_newest_first(tmp_path: Path) -> None:
+    for name in ("20250317T080000Z-0f1e2d3c", "20250318T080000Z-aaaaaaaa"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "validations").mkdir()  # the single-site layout of earlier versions
+    (tmp_path / "20250319T080000Z-<script>").mkdir()
+    page = write_docs_index(tmp_path).read_text(encoding="utf-8")
+    links = re.findall(r'href="([^"]+)"', page)
+    assert links == ["20250318T080000Z-aaaaaaaa/index.html", "20250317T080000Z-0f1e2d3c/index.html"]
+    assert "<script>" not in page
