@@ -51,6 +51,8 @@ def run_markdown(title: str, summary: RunSummary, activity: RunActivity) -> str:
     lines += _section("Alerts", [f"`{a.alert_id}` {a.kind}: {a.subject}" for a in activity.alerts])
     lines += _section("Failed documents", summary.failed)
     lines += _section("Source failures", summary.source_failures)
+    if summary.data_docs:
+        lines += ["", f"**Data Docs:** {summary.data_docs}"]
     return "\n".join(lines) + "\n"
 
 

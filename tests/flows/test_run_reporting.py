@@ -64,6 +64,9 @@ def test_a_run_publishes_artifacts_under_stable_keys_and_records_itself(env):
     assert f"| documents ingested | {summary.ingested} |" in markdown
     assert f"| facts loaded | {summary.facts_loaded} |" in markdown
     assert "`sec:0001104659-24-088431` (loaded)" in markdown
+    # The run's own Data Docs site, still valid after later runs, is linked from the artifact.
+    assert summary.data_docs.endswith("/index.html")
+    assert f"**Data Docs:** {summary.data_docs}" in markdown
     table = found["ingest-guidance-vs-actual"]
     assert table.type == "table"
     # The Q2 2024 6-K guides Q3 2024 net income to RMB1.50-1.60 billion.
