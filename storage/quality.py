@@ -208,6 +208,22 @@ def store_results(
     return status
 
 
+def stored_results(
+    conn: Connection, document_id: str, names: Sequence[str]
+) -> dict[str, ValidationResult]:
+    """The stored results of the named expectations of a document, by name."""
+    table = validation_results
+    rows = conn.execute(
+        select(table).where(table.c.document_id == document_id, table.c.expectation.in_(names))
+    )
+    return {
+        r.expectation: ValidationResult(
+            r.suite, r.expectation, r.success, r.severity, r.observed, r.details
+        )
+        for r in rows
+    }
+
+
 def release(conn: Connection, document_id: str, released_by: str, reason: str = "") -> Release:
     """Record who released a quarantined document, and load it (facts_latest includes it)."""
     info = document_info(conn, document_id)

@@ -23,11 +23,9 @@ from typing import TYPE_CHECKING
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
-from sqlalchemy import select
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from storage import quality
-from storage.schema import validation_results
 from tasks.errors import ValidationError
 from tasks.models import Extraction, Fact, Status, ValidationResult
 
@@ -166,7 +164,7 @@ def revalidate_document(
         facts = [f for _, f in quality.stored_facts(conn, [document_id])]
         guidance = tuple(quality.stored_guidance(conn, document_id))
         dividends = tuple(d for _, d in quality.stored_dividends(conn, [document_id]))
-        earlier = _stored_results(conn, document_id, _text_only_checks())
+        earlier = quality.stored_results(conn, document_id, _text_only_checks())
     base = gather_context(engine, document_id, facts)
     context = replace(base, guidance=guidance, dividends=dividends)
     results = validate_facts(document_id, facts, docs_site=docs_site, context=context)
@@ -192,21 +190,6 @@ def _text_only_checks() -> list[str]:
         for e in s.expectations
         if e["meta"].get("extraction_only")
     ]
-
-
-def _stored_results(
-    conn: Connection, document_id: str, names: Sequence[str]
-) -> dict[str, ValidationResult]:
-    table = validation_results
-    rows = conn.execute(
-        select(table).where(table.c.document_id == document_id, table.c.expectation.in_(names))
-    )
-    return {
-        r.expectation: ValidationResult(
-            r.suite, r.expectation, r.success, r.severity, r.observed, r.details
-        )
-        for r in rows
-    }
 
 
 def _kept(now: ValidationResult, earlier: ValidationResult | None) -> ValidationResult:
