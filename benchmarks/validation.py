@@ -40,14 +40,7 @@ def _load(name: str) -> tuple[list[Fact], int, Context]:
     """(facts + narrative twins, number of twins, context) as the validate step builds them."""
     path = FIXTURES / name
     extraction = extract_file(path.name, path.read_bytes(), load_catalog("QFIN"))
-    context = Context(
-        document_id=path.name,
-        kind=str(extraction.kind),
-        guidance=extraction.guidance,
-        dividends=extraction.dividends,
-        usd_rate=extraction.usd_rate,
-        refused=extraction.unmapped,
-    )
+    context = Context.of_extraction(path.name, extraction)
     facts = [*extraction.facts, *extraction.narrative_twins]
     return facts, len(extraction.narrative_twins), context
 

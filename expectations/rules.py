@@ -15,7 +15,7 @@ from datetime import date
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
-from tasks.models import Dividend, Fact, Guidance, UnmappedRow, select_stored_facts
+from tasks.models import Dividend, Extraction, Fact, Guidance, UnmappedRow, select_stored_facts
 
 IDENTITY_BASIS = "us_gaap"
 RESULTS_KINDS = ("results_quarterly", "results_interim", "results_annual")
@@ -45,6 +45,18 @@ class Context:
     prior: tuple[Sourced, ...] = ()  # facts of the issuer's other stored documents
     companions: tuple[Sourced, ...] = ()  # facts/dividends of the same disclosure, other source
     refused: tuple[UnmappedRow, ...] = ()  # figures the extractor refused as damaged text
+
+    @classmethod
+    def of_extraction(cls, document_id: str, extraction: Extraction) -> Context:
+        """What an extraction itself says about its document (no warehouse)."""
+        return cls(
+            document_id=document_id,
+            kind=str(extraction.kind),
+            guidance=extraction.guidance,
+            dividends=extraction.dividends,
+            usd_rate=extraction.usd_rate,
+            refused=extraction.unmapped,
+        )
 
 
 @dataclass(frozen=True, slots=True)

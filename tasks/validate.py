@@ -16,7 +16,7 @@ import os
 import re
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -118,13 +118,9 @@ def gather_context(
         companions = quality.companion_documents(conn, info)
         their_facts = quality.stored_facts(conn, companions)
         their_dividends = quality.stored_dividends(conn, companions)
-    return Context(
-        document_id=document_id,
-        kind=str(extraction.kind) if extraction else info.kind,
-        guidance=extraction.guidance if extraction else (),
-        dividends=extraction.dividends if extraction else (),
-        usd_rate=extraction.usd_rate if extraction else None,
-        refused=extraction.unmapped if extraction else (),
+    own = Context.of_extraction(document_id, extraction) if extraction else None
+    return replace(
+        own or Context(document_id=document_id, kind=info.kind),
         prior=tuple(Sourced(d, fact=f) for d, f in prior),
         companions=tuple(Sourced(d, fact=f) for d, f in their_facts)
         + tuple(Sourced(d, dividend=v) for d, v in their_dividends),
@@ -157,7 +153,6 @@ def revalidate_document(
     refused figures, duplicate table figures): the result of the last validation that had
     the text is kept, with today's severity (a contradiction keeps its quarantine).
     """
-    from dataclasses import replace
 
     with engine.begin() as conn:
         info = quality.document_info(conn, document_id)

@@ -23,14 +23,7 @@ def _extract(relative: str) -> Extraction:
 
 
 def _validate(extraction: Extraction) -> list[ValidationResult]:
-    context = Context(
-        document_id=extraction.document,
-        kind=str(extraction.kind),
-        guidance=extraction.guidance,
-        dividends=extraction.dividends,
-        usd_rate=extraction.usd_rate,
-        refused=extraction.unmapped,
-    )
+    context = Context.of_extraction(extraction.document, extraction)
     return validate_facts(extraction.document, extraction.facts, context=context)
 
 
