@@ -1,21 +1,21 @@
 """The PDF path against plain pdfplumber, on the same documents: speed and peak memory.
 
 Ours: ``tasks.extract.extract_file`` (a page with standard fonts and plain ``Tj`` strings gives
-its running text from its content stream's literals, any other page from its glyphs; only
-pages showing a statement title are parsed for tables, their words read by pdfminer's
-interpreter without pdfplumber's per-glyph objects). Plain: pdfplumber ``extract_text()`` +
+its running text from its content stream's literals, any other page from PDFium; only pages
+showing a statement title are parsed for tables, their words read by pdfminer's interpreter
+without pdfplumber's per-glyph objects). Plain: pdfplumber ``extract_text()`` +
 ``extract_tables()`` on every page. "Same facts" checks that every statement figure we extract
 is printed in the plain text too.
 
-Documents: the HKEx fixtures; a real HKEx announcement whose fonts are embedded CID fonts (every
-page read from its glyphs: the slow path); and the results announcement lengthened with filler
+Documents: the HKEx fixtures; a real HKEx announcement whose fonts are embedded CID fonts (no
+page on the literal fast path); and the results announcement lengthened with filler
 pages to 50, 100 and 200 pages (generated at run time into a temp dir with the fixture
 generator's reportlab layout; nothing large is committed). The results announcement and its
 200-page version are also rendered with reportlab's bundled Vera embedded as TrueType subsets
 (rows "results[ 200p], TrueType subset"; sizes scaled to Helvetica's line widths so the layout
-is unchanged), as real HKEx PDFs embed their fonts: every page is then read from its glyphs,
+is unchanged), as real HKEx PDFs embed their fonts: no page is then on the literal fast path,
 like the CID row, and the rendering must give the Helvetica one's statement facts. Peak memory
-is tracemalloc's (pdfminer is pure Python).
+is tracemalloc's (pdfminer is pure Python); PDFium's own allocations, in C, are not in it.
 Times are the best of ``--repeat`` untraced runs (the same count for both paths); "med x" is the
 speed-up of the medians. Usage: ``python -m benchmarks.pdf [--quick] [--repeat N]``.
 """

@@ -4,8 +4,9 @@ Pages are read one at a time and released after use, so time and memory stay fla
 count. A page whose content stream can be trusted (pdfliterals: standard fonts with standard
 encodings, only ``(...) Tj``) gives its running text from the stream's literal strings, in
 drawing order, without text interpretation; any other page (embedded subset or CID fonts, hex
-strings, TJ arrays, /Differences...) gives the glyph reader's text (pdfwords.text_of, equal to
-``page.extract_text()``). Only pages whose text shows a statement title are parsed for tables.
+strings, TJ arrays, /Differences...) gives PDFium's text (pdftext: the same characters as
+``page.extract_text()`` in C, not pdfminer's interpreter). Only pages whose text shows a
+statement title are parsed for tables.
 A statement page's words come from pdfwords (pdfminer's interpreter without pdfplumber's
 per-glyph objects; the same words as ``page.extract_words()``, which stays the fallback) and
 are grouped into lines and cells by position; grid.align finds the columns."""
@@ -23,14 +24,8 @@ from tasks.errors import ParseError
 from tasks.parsers.grid import Placed, align, is_figure
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.pdfliterals import page_literals
-from tasks.parsers.pdfwords import (
-    Char,
-    decoded_contents,
-    page_chars,
-    page_words,
-    text_of,
-    words_of,
-)
+from tasks.parsers.pdftext import PageTexts, PdfiumError
+from tasks.parsers.pdfwords import Char, decoded_contents, page_words
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
 
 _MARKERS = ("condensedconsolidated", "inthousandsof", "ifrss", "reconciliationsofgaap")
@@ -49,11 +44,13 @@ def parse_pdf(name: str, content: bytes) -> ParsedDocument:
     tables: list[RawTable] = []
     running: list[str] = []
     try:
-        with pdfplumber.open(io.BytesIO(content)) as pdf:
+        with pdfplumber.open(io.BytesIO(content)) as pdf, PageTexts(content) as texts:
             for number, page in enumerate(pdf.pages, start=1):
-                tables.extend(_read_page(number, page, running))
+                tables.extend(_read_page(number, page, running, texts))
                 page.close()
-    except (PdfminerException, PDFSyntaxError, ValueError, KeyError, TypeError) as exc:
+    except (
+        PdfminerException, PDFSyntaxError, PdfiumError, ValueError, KeyError, TypeError
+    ) as exc:  # fmt: skip
         detail = " ".join(str(exc).split())  # one line, whatever pdfminer's message holds
         raise ParseError(f"{name}: unreadable PDF ({detail})") from exc
     rows = ["\t".join(r) for t in tables for r in (*((p,) for p in t.preamble), *t.rows)]
@@ -62,7 +59,9 @@ def parse_pdf(name: str, content: bytes) -> ParsedDocument:
     return ParsedDocument(tuple(tables), "\n".join(rows), "\n".join(running), prose_first=True)
 
 
-def _read_page(number: int, page: pdfplumber.page.Page, running: list[str]) -> list[RawTable]:
+def _read_page(
+    number: int, page: pdfplumber.page.Page, running: list[str], texts: PageTexts
+) -> list[RawTable]:
     """Add the page's running text to ``running``; its tables if it shows a statement title."""
     contents = decoded_contents(page.page_obj)  # decoded once for both readers, then released
     literals = page_literals(page.page_obj, contents)
@@ -72,11 +71,11 @@ def _read_page(number: int, page: pdfplumber.page.Page, running: list[str]) -> l
         if not _has_marker("".join(literals)):
             return []
         return _page_tables(number, page_words(page, contents) or page.extract_words())
-    chars = page_chars(page, contents)  # encoded glyphs: read once, for both the text and the words
-    running.append(text_of(page, chars))
-    if not _has_marker("".join(c["text"] for c in chars)):
+    text = texts.text(number - 1)  # encoded glyphs: PDFium's text, pdfminer for statements only
+    running.append(text)
+    if not _has_marker(text):
         return []
-    return _page_tables(number, words_of(chars) or page.extract_words())
+    return _page_tables(number, page_words(page, contents) or page.extract_words())
 
 
 def _has_marker(text: str) -> bool:

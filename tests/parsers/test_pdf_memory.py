@@ -8,6 +8,7 @@ of it (one pass at a time over the whole text held three).
 
 from __future__ import annotations
 
+import io
 import sys
 import tracemalloc
 
@@ -16,13 +17,16 @@ from pdfminer.pdftypes import PDFStream, resolve1
 
 from tasks.parsers import prose
 from tasks.parsers.pdf import _read_page, parse_pdf
+from tasks.parsers.pdftext import PageTexts
 from tests.parsers.conftest import Q4_2024_PDF
 
 
 def test_pages_leave_no_decoded_stream_in_the_document() -> None:
     running: list[str] = []
-    with pdfplumber.open(Q4_2024_PDF) as pdf:
-        tables = [t for n, page in enumerate(pdf.pages, 1) for t in _read_page(n, page, running)]
+    content = Q4_2024_PDF.read_bytes()
+    with pdfplumber.open(io.BytesIO(content)) as pdf, PageTexts(content) as texts:
+        pages = enumerate(pdf.pages, 1)
+        tables = [t for n, page in pages for t in _read_page(n, page, running, texts)]
         streams = [resolve1(s) for page in pdf.pages for s in page.page_obj.contents]
     assert tables and running  # statement pages were interpreted, running text was read
     assert streams and all(isinstance(s, PDFStream) for s in streams)
