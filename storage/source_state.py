@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from storage.schema import document_files, documents, http_cache, source_state
 from storage.sql import insert, utcnow
+from tasks.models import ListedDocument
 
 ALL_SCOPES = "*"
 
@@ -149,39 +150,24 @@ def update_metadata(conn: Connection, items: Iterable[DocumentMeta]) -> int:
 
 def link_amendments(conn: Connection, links: Mapping[str, str]) -> None:
     """Record which document each amendment (document id -> amended document id) amends."""
-    d = documents.c
-    for amendment, amended in links.items():
-        stmt = (
-            update(documents)
-            .where(d.document_id == amendment, d.amends_document_id.is_distinct_from(amended))
-            .values(amends_document_id=amended, updated_at=utcnow())
-        )
-        conn.execute(stmt)
+    _set_where_changed(conn, "amends_document_id", links)
 
 
 def set_disclosures(conn: Connection, links: Mapping[str, str]) -> None:
     """Set the disclosure id of documents (document id -> disclosure id)."""
-    d = documents.c
-    for document_id, disclosure in links.items():
+    _set_where_changed(conn, "disclosure_id", links)
+
+
+def _set_where_changed(conn: Connection, column: str, values: Mapping[str, str]) -> None:
+    # Only rows whose value differs are touched, so updated_at means "something changed".
+    target = documents.c[column]
+    for document_id, value in values.items():
         stmt = (
             update(documents)
-            .where(d.document_id == document_id, d.disclosure_id.is_distinct_from(disclosure))
-            .values(disclosure_id=disclosure, updated_at=utcnow())
+            .where(documents.c.document_id == document_id, target.is_distinct_from(value))
+            .values({column: value, "updated_at": utcnow()})
         )
         conn.execute(stmt)
-
-
-@dataclass(frozen=True, slots=True)
-class ListedDocument:
-    """The columns disclosure linking needs."""
-
-    document_id: str
-    source: str
-    form: str
-    category: str
-    kind: str
-    published_at: datetime
-    amends_document_id: str | None
 
 
 def issuer_documents(conn: Connection, issuer: str) -> list[ListedDocument]:

@@ -135,18 +135,7 @@ def record_listing(engine: Engine, source: str, issuer: Issuer, listing: Listing
 
 def link_disclosures(conn: Connection, issuer: str) -> None:
     """Give every document of the issuer its disclosure id (:mod:`tasks.sources.disclosure`)."""
-    docs = [
-        disclosure.Doc(
-            d.document_id,
-            d.source,
-            d.form,
-            d.category,
-            d.kind,
-            d.published_at,
-            d.amends_document_id,
-        )
-        for d in state.issuer_documents(conn, issuer)
-    ]
+    docs = state.issuer_documents(conn, issuer)
     state.set_disclosures(conn, disclosure.links(issuer, docs))
 
 

@@ -161,6 +161,19 @@ class UnmappedRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ListedDocument:
+    """A recorded document as disclosure linking reads it (:mod:`tasks.sources.disclosure`)."""
+
+    document_id: str
+    source: str
+    form: str
+    category: str
+    kind: str
+    published_at: datetime
+    amends_document_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Extraction:
     """Everything read from one file."""
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from service_checks import unavailable
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import OperationalError
 
@@ -26,12 +27,6 @@ DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 def postgres_admin_url() -> str:
     """The server tests create their databases on."""
     return os.environ.get("FILINGS_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
-
-
-def _unavailable(message: str) -> None:
-    if os.environ.get("FILINGS_REQUIRE_SERVICES") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 def _migrated(url: str) -> str:
@@ -60,7 +55,7 @@ def _postgres_database() -> Iterator[str]:
         except OperationalError as exc:
             reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
             where = admin_url.render_as_string(hide_password=True)
-            _unavailable(f"PostgreSQL not reachable at {where}: {reason}")
+            unavailable(f"PostgreSQL not reachable at {where}: {reason}")
         try:
             yield _migrated(admin_url.set(database=name).render_as_string(hide_password=False))
         finally:

@@ -11,26 +11,14 @@ the mirror of a US filing) joins the 6-K published within 36 hours before it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from zoneinfo import ZoneInfo
+
+from tasks.models import ListedDocument
 
 HONG_KONG = ZoneInfo("Asia/Hong_Kong")
 RESULTS_CATEGORIES = ("13300", "13400", "13600")
 NEAR = timedelta(hours=36)
-
-
-@dataclass(frozen=True, slots=True)
-class Doc:
-    """The columns linking reads."""
-
-    document_id: str
-    source: str
-    form: str
-    category: str
-    kind: str
-    published_at: datetime
-    amends: str | None = None
 
 
 def quarter_before(day: date) -> str:
@@ -39,24 +27,24 @@ def quarter_before(day: date) -> str:
     return f"{day.year - 1}Q4" if quarter == 0 else f"{day.year}Q{quarter}"
 
 
-def _t2(doc: Doc) -> str:
+def _t2(doc: ListedDocument) -> str:
     return doc.category.rsplit("/", 1)[-1]
 
 
-def is_results(doc: Doc) -> bool:
+def is_results(doc: ListedDocument) -> bool:
     """A results release, by HKEx category or by what extraction found."""
     return _t2(doc) in RESULTS_CATEGORIES or doc.kind.startswith("results_")
 
 
-def _results_id(issuer: str, doc: Doc) -> str:
+def _results_id(issuer: str, doc: ListedDocument) -> str:
     return f"{issuer}:results:{quarter_before(doc.published_at.astimezone(HONG_KONG).date())}"
 
 
-def _near(a: Doc, b: Doc) -> bool:
+def _near(a: ListedDocument, b: ListedDocument) -> bool:
     return abs(a.published_at - b.published_at) <= NEAR
 
 
-def links(issuer: str, docs: Sequence[Doc]) -> dict[str, str]:
+def links(issuer: str, docs: Sequence[ListedDocument]) -> dict[str, str]:
     """document id -> disclosure id for every document that belongs to one."""
     found: dict[str, str] = {}
     sec = [d for d in docs if d.source == "sec" and d.form == "6-K"]
@@ -75,6 +63,6 @@ def links(issuer: str, docs: Sequence[Doc]) -> dict[str, str]:
             disclosure = found.get(filing.document_id) or f"{issuer}:{filing.document_id}"
             found[filing.document_id] = found[hk.document_id] = disclosure
     for doc in docs:
-        if doc.amends and doc.amends in found:
-            found[doc.document_id] = found[doc.amends]
+        if doc.amends_document_id and doc.amends_document_id in found:
+            found[doc.document_id] = found[doc.amends_document_id]
     return found

@@ -25,9 +25,9 @@ from e2e_stack import (
     scheduled_then_paused,
     start,
     stop,
-    unavailable,
     wait_for,
 )
+from service_checks import unavailable
 
 from tasks.sources.replay import ReplayServer, default_archive_root
 

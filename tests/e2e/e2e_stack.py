@@ -36,12 +36,6 @@ class Stack:
     planned: dict[str, list[Any]]  # scheduled runs the server's scheduler created
 
 
-def unavailable(message: str) -> None:
-    if os.environ.get("FILINGS_REQUIRE_SERVICES") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -16,6 +16,19 @@ def prefect_api():
         yield
 
 
+@pytest.fixture
+def sqlite_warehouse(monkeypatch, tmp_path):
+    """A SQLite warehouse and data dir under tmp_path, set in the environment the flows read."""
+    from storage import db
+
+    url = f"sqlite:///{tmp_path / 'warehouse.db'}"
+    monkeypatch.setenv("FILINGS_DATABASE_URL", url)
+    monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
+    engine = db.make_engine(url)
+    yield engine
+    engine.dispose()
+
+
 @pytest.fixture(autouse=True)
 def no_retry_delays(monkeypatch):
     """Keep the retry policy (counts, conditions) but not its waiting."""

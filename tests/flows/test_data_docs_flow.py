@@ -8,7 +8,6 @@ from sqlalchemy import select
 
 from expectations import runner
 from flows.ingest import ingest_local
-from storage import db
 from storage.schema import documents
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -16,13 +15,8 @@ EXHIBITS = sorted((FIXTURES / "sec/0001741530").glob("*/*ex99*.htm"))[:2]
 
 
 @pytest.fixture
-def env(monkeypatch, tmp_path):
-    url = f"sqlite:///{tmp_path / 'warehouse.db'}"
-    monkeypatch.setenv("FILINGS_DATABASE_URL", url)
-    monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
-    engine = db.make_engine(url)
-    yield engine
-    engine.dispose()
+def env(sqlite_warehouse):
+    return sqlite_warehouse
 
 
 @pytest.fixture

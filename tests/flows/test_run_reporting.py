@@ -13,7 +13,6 @@ from sqlalchemy import select
 from flows import progress
 from flows.failures import alert_failed_runs
 from flows.ingest import ingest, ingest_local
-from storage import db
 from storage.schema import alert_events, runs
 from tasks.report import read_guidance, write_report
 from tasks.sources.replay import ReplayServer, default_archive_root
@@ -23,18 +22,13 @@ EXHIBITS = sorted((FIXTURES / "sec/0001741530").glob("*/*ex99*.htm"))[:2]
 
 
 @pytest.fixture
-def env(monkeypatch, tmp_path):
+def env(sqlite_warehouse, monkeypatch):
     """A SQLite warehouse and the replay archive (these tests are about Prefect, not SQL)."""
-    url = f"sqlite:///{tmp_path / 'warehouse.db'}"
-    monkeypatch.setenv("FILINGS_DATABASE_URL", url)
-    monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
     with ReplayServer(default_archive_root()) as server:
         for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
             monkeypatch.setenv(name, server.url)
         monkeypatch.setenv("FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS", "0")
-        engine = db.make_engine(url)
-        yield engine
-        engine.dispose()
+        yield sqlite_warehouse
 
 
 def _artifacts(flow_run_id):

@@ -5,7 +5,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from tasks.http import PrefectRateLimiter, WindowLimiter, shared_limiter
-from tasks.models import Issuer
+from tasks.models import Issuer, ListedDocument
 from tasks.sources import disclosure, edgar, edgar_feed, hkex
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "reference"
@@ -50,7 +50,7 @@ def test_quarter_before_publication():
 
 
 def _doc(doc_id, source, when, form="6-K", category="", kind="", amends=None):
-    return disclosure.Doc(doc_id, source, form, category, kind, when, amends)
+    return ListedDocument(doc_id, source, form, category, kind, when, amends)
 
 
 def test_results_on_both_sources_are_one_disclosure():
