@@ -42,14 +42,21 @@ def test_a_custom_run_from_the_ui_completes(stack, browser):
     # The parameter: issuers = ["QFIN"] (the form's list editor: "list", "Add item", text).
     page.locator("button").filter(has_text="list").first.click()
     page.locator(".p-draggable-list__create-button").first.click()
-    page.locator(".schema-form-property-array-list textarea").first.fill("QFIN")
+    item = page.locator(".schema-form-property-array-list textarea").first
+    item.fill("QFIN")
+    # Leave the field before Submit, as a person does: a Submit racing the list editor's input
+    # handling is one suspect for a CI run where no run appeared (the screenshot below tells).
+    item.blur()
     page.screenshot(path=str(ARTIFACTS / "e2e" / "1-custom-run-form.png"), full_page=True)
     page.get_by_role("button", name="Submit").click()
 
     with _client(stack) as client:
-        (run,) = wait_for(
-            lambda: deployment_runs(client, "backfill", name=run_name), 180, "the UI's run"
-        )
+        try:
+            (run,) = wait_for(
+                lambda: deployment_runs(client, "backfill", name=run_name), 180, "the UI's run"
+            )
+        finally:  # what the UI showed after Submit, for whoever reads a failure
+            page.screenshot(path=str(ARTIFACTS / "e2e" / "1b-after-submit.png"), full_page=True)
     assert run.parameters["issuers"] == ["QFIN"]
     page.goto(f"{stack.url}/runs/flow-run/{run.id}", timeout=120_000)
     page.screenshot(path=str(ARTIFACTS / "e2e" / "2-run-page-started.png"), full_page=True)
