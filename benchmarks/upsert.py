@@ -6,12 +6,14 @@ Creates a scratch database on the server (FILINGS_TEST_POSTGRES_URL or the local
 loads ``rows`` facts through ``storage.repo.load_document``, one transaction per document as
 the pipeline does. Each document's rows are also COPYed with ``storage.sql.copy_rows`` (the
 COPY load_document uses) into a scratch table with the facts' columns and no index or
-constraint (not even the foreign key): the baseline the target (within 2x) is judged on. Two
-context rows: the same COPY into a copy of ``facts`` with its indexes (what index upkeep alone
-costs), and text-format COPY into the scratch table (the baseline as first measured, before
-copy_rows went binary). The four run in turn for each document, in rotating order, so all see
-the same machine load. Then every document is loaded again (the idempotent rerun, which must
-insert nothing), and the database is dropped.
+constraint (not even the foreign key): the baseline the target (within 2x) is judged on.
+Context rows price the parts of the schema one by one, each the same COPY into a table with
+only that part: ``facts``' indexes (surrogate key, identity, metric-period), the foreign key to
+``documents`` alone, and the least a facts table needs (the identity and metric-period indexes:
+no surrogate key, no foreign key); and text-format COPY into the scratch table (the baseline
+as first measured, before copy_rows went binary). All run in turn for each document, in
+rotating order, so all see the same machine load. Then every document is loaded again (the
+idempotent rerun, which must insert nothing), and the database is dropped.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ ROWS = (  # label, key; the first-load ratio to "copy" is the one judged
     ("load_document (rerun)", "rerun"),
     ("COPY into scratch table", "copy"),
     ("context: COPY, facts' indexes", "copy_indexed"),
+    ("context: COPY, foreign key only", "copy_fk"),
+    ("context: COPY, 2 indexes, no FK", "copy_least"),
     ("context: COPY in text format", "copy_text"),
 )
 
@@ -76,34 +80,45 @@ def _documents(engine: Engine, count: int) -> list[str]:
     return [r.document_id for r in refs]
 
 
-def _scratch_tables(engine: Engine) -> tuple[Table, Table]:
-    """The bare scratch table (the baseline) and a copy of facts with its indexes (context)."""
+# Scratch tables by step key: name, what LIKE copies of facts, whether the surrogate key
+# (fact_id and the primary key on it) goes, what is added. LIKE never copies a foreign key.
+_FK = "FOREIGN KEY (document_id) REFERENCES documents"
+_SCRATCH = {
+    "copy": ("scratch", "INCLUDING DEFAULTS", True, ""),
+    "copy_indexed": ("scratch_indexed", "INCLUDING ALL", False, ""),
+    "copy_fk": ("scratch_fk", "INCLUDING DEFAULTS", True, _FK),
+    "copy_least": ("scratch_least", "INCLUDING DEFAULTS INCLUDING INDEXES", True, ""),
+}
+
+
+def _scratch_tables(engine: Engine) -> dict[str, Table]:
+    """The bare scratch table (the baseline) and the context tables, by step key."""
     with engine.begin() as conn:
-        conn.execute(text("CREATE TABLE scratch (LIKE facts INCLUDING DEFAULTS)"))
-        conn.execute(text("ALTER TABLE scratch DROP COLUMN fact_id"))
-        conn.execute(text("CREATE TABLE scratch_indexed (LIKE facts INCLUDING ALL)"))
+        for name, like, no_key, extra in _SCRATCH.values():
+            conn.execute(text(f"CREATE TABLE {name} (LIKE facts {like})"))
+            if no_key:
+                conn.execute(text(f"ALTER TABLE {name} DROP COLUMN fact_id"))
+            if extra:
+                conn.execute(text(f"ALTER TABLE {name} ADD {extra}"))
     meta = MetaData()
-    return (
-        Table("scratch", meta, autoload_with=engine),
-        Table("scratch_indexed", meta, autoload_with=engine),
-    )
+    return {key: Table(spec[0], meta, autoload_with=engine) for key, spec in _SCRATCH.items()}
 
 
 def _first_load(engine: Engine, docs: Sequence[str], per_doc: int) -> dict[str, float]:
     """Seconds spent loading each document and COPYing its rows, taken in rotating order."""
-    bare, indexed = _scratch_tables(engine)
-    spent = dict.fromkeys(("upsert", "copy", "copy_indexed", "copy_text", "rows"), 0.0)
+    tables = _scratch_tables(engine)
+    spent = dict.fromkeys(("upsert", *tables, "copy_text", "rows"), 0.0)
     now = datetime.now(UTC)
     for d, doc in enumerate(docs):
         facts = _facts(d, per_doc)
         rows = [fact_values(f, doc, date(2020, 1, 1), now) for f in facts]
         steps = [
             ("upsert", partial(_load, engine, doc, facts, spent)),
-            ("copy", partial(_copy, engine, bare, rows)),
-            ("copy_indexed", partial(_copy, engine, indexed, rows)),
-            ("copy_text", partial(_copy_text, engine, bare, rows)),
+            *((key, partial(_copy, engine, table, rows)) for key, table in tables.items()),
+            ("copy_text", partial(_copy_text, engine, tables["copy"], rows)),
         ]
-        for key, step in steps[d % 4 :] + steps[: d % 4]:
+        turn = d % len(steps)
+        for key, step in steps[turn:] + steps[:turn]:
             began = time.perf_counter()
             step()
             spent[key] += time.perf_counter() - began
