@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 
 from flows import progress, reporting
 from flows.failures import on_run_failed
-from tasks import alert, extract, fetch, load, validate
+from tasks import alert, docs_sites, extract, fetch, load, validate
 from tasks.archive import RawArchive
 from tasks.config import Settings, load_settings
 from tasks.errors import PipelineError
@@ -46,7 +46,7 @@ def ingest(
     engine = load.open_warehouse(settings.warehouse_url)
     clients = fetch.build_sources(settings)
     archive = RawArchive(settings.archive_root)
-    summary = RunSummary(data_docs_dir=str(validate.new_docs_site(settings.data_docs_path)))
+    summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
     chosen = _select(settings, issuers)
     run = reporting.begin(engine)
     for issuer in chosen:
@@ -58,7 +58,7 @@ def ingest(
         for document_id in todo:
             _process(engine, clients, archive, summary, issuer, document_id)
             progress.advance(document_id)
-    summary.data_docs = build_run_docs(Path(summary.data_docs_dir))
+    summary.data_docs = build_run_docs(Path(summary.data_docs_dir), settings.data_docs_keep_days)
     summary.alerts_delivered = alert.deliver_task(engine, alert.channels_from_settings(settings))
     reporting.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
@@ -138,10 +138,10 @@ def _process(
     summary.add_document(document_id, counts.facts_inserted, checks, quarantine, len(created))
 
 
-def build_run_docs(docs_site: Path) -> str:
+def build_run_docs(docs_site: Path, keep_days: int) -> str:
     """The run's Data Docs link ("" for none), built once: each build re-reads what it shows."""
     # A failed build (logged by Prefect) must not stop alert delivery nor fail the loaded run.
-    state = validate.build_data_docs_task(docs_site, return_state=True)
+    state = docs_sites.build_data_docs_task(docs_site, keep_days, return_state=True)
     return str(state.result()) if state.is_completed() else ""
 
 
@@ -171,7 +171,7 @@ def ingest_local(paths: list[str], issuer: str = "QFIN") -> RunSummary:
     archive = RawArchive(settings.archive_root)
     clients = fetch.build_sources(settings)
     (chosen,) = _select(settings, [issuer])
-    summary = RunSummary(data_docs_dir=str(validate.new_docs_site(settings.data_docs_path)))
+    summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
     progress.start(len(paths), "local files")
     for path in paths:
         ref, stored = fetch.archive_local_file(archive, chosen, Path(path))
@@ -180,6 +180,6 @@ def ingest_local(paths: list[str], issuer: str = "QFIN") -> RunSummary:
         load.save_files(engine, ref.document_id, [stored])
         _process(engine, clients, archive, summary, chosen, ref.document_id)
         progress.advance(Path(path).name)
-    summary.data_docs = build_run_docs(Path(summary.data_docs_dir))
+    summary.data_docs = build_run_docs(Path(summary.data_docs_dir), settings.data_docs_keep_days)
     summary.alerts_delivered = alert.deliver_task(engine, alert.channels_from_settings(settings))
     return summary

@@ -9,7 +9,7 @@ from __future__ import annotations
 from prefect import flow, get_run_logger
 
 from flows.ingest import build_run_docs
-from tasks import alert, load, validate
+from tasks import alert, docs_sites, load, validate
 from tasks.config import load_settings
 
 
@@ -20,7 +20,7 @@ def revalidate(
     """Run today's suites on stored documents (all loaded/quarantined ones by default)."""
     settings = load_settings()
     engine = load.open_warehouse(settings.warehouse_url)
-    docs_site = validate.new_docs_site(settings.data_docs_path)
+    docs_site = docs_sites.new_docs_site(settings.data_docs_path)
     summary = validate.QualitySummary()
     ticker = issuer.upper() if issuer else None
     for document_id in validate.revalidation_targets(engine, ticker, document_ids or []):
@@ -30,7 +30,7 @@ def revalidate(
             engine, alert.data_quality_alerts(done.issuer, document_id, done.results)
         )
         summary.alerts_raised += len(created)
-    summary.data_docs = build_run_docs(docs_site)  # once per run, not per document
+    summary.data_docs = build_run_docs(docs_site, settings.data_docs_keep_days)  # once per run
     alert.deliver_task(engine, alert.channels_from_settings(settings))
     get_run_logger().info(summary.render())
     return summary

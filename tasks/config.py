@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     data_docs_dir: Path | None = Field(
         None, description="Where GX Data Docs are built; default data_dir/data_docs."
     )
+    data_docs_keep_days: int = Field(
+        90, ge=0, description="Run sites older than this are deleted; 0 keeps every site."
+    )
     sec_data_url: str = "https://data.sec.gov"
     sec_archives_url: str = "https://www.sec.gov"
     hkex_url: str = "https://www1.hkexnews.hk"

@@ -5,19 +5,14 @@ Plain functions (the flows wrap them in Prefect tasks). Great Expectations does 
 warehouse (earlier documents, the other source's announcement of the same disclosure),
 stores revalidation results and records releases of quarantined documents.
 
-Data Docs: one site folder per run (:func:`new_docs_site`), built once at the end of the run
-(:func:`build_data_docs`): a link printed by a run keeps showing that run's documents.
+Data Docs sites (one per run, built at its end) are kept by ``tasks.docs_sites``.
 """
 
 from __future__ import annotations
 
-import html
-import os
-import re
-import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -224,54 +219,8 @@ def release_document(
         raise ValidationError(str(exc).strip("'\"")) from None
 
 
-_RUN_SITE = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{8}")
-
-
-def new_docs_site(root: Path, run_id: str | None = None, now: datetime | None = None) -> Path:
-    """This run's own Data Docs folder: ``<root>/<UTC stamp>-<8 chars of the run id>``.
-
-    ``run_id`` defaults to the Prefect flow run's id, or a random one outside a flow.
-    """
-    if run_id is None:
-        from prefect.runtime import flow_run
-
-        run_id = str(flow_run.id or uuid.uuid4())
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
-    return root / f"{stamp}-{run_id.replace('-', '')[:8]}"
-
-
-def build_data_docs(docs_site: Path) -> str:
-    """Build the run's Data Docs site (and the list of runs); its link, "" if none was built."""
-    from expectations import runner
-
-    index = runner.build_docs(docs_site)
-    if index is None:
-        return ""
-    write_docs_index(docs_site.parent)
-    return index.as_uri()
-
-
-def write_docs_index(root: Path) -> Path:
-    """Write ``root/index.html`` linking each run's Data Docs site, newest first."""
-    runs = sorted((p.name for p in root.iterdir() if _RUN_SITE.fullmatch(p.name)), reverse=True)
-    items = "".join(
-        f'<li><a href="{html.escape(n)}/index.html">{html.escape(n)}</a></li>\n' for n in runs
-    )
-    page = (
-        '<!doctype html>\n<html><head><meta charset="utf-8"><title>Data Docs</title></head>\n'
-        f"<body><h1>Data Docs, one site per run (newest first)</h1>\n<ul>\n{items}</ul>"
-        "</body></html>\n"
-    )
-    # Two runs may finish together: each replaces the page whole, never half-written.
-    path, scratch = root / "index.html", root / f".index-{uuid.uuid4().hex}.html"
-    scratch.write_text(page, encoding="utf-8")
-    os.replace(scratch, path)
-    return path
-
-
 # GX is deterministic on the same facts: nothing transient to retry.
 validate_task = task(name="validate", cache_policy=NO_CACHE)(validate_facts)
 validate_document_task = task(name="validate", cache_policy=NO_CACHE)(validate_document)
 revalidate_task = task(name="revalidate", cache_policy=NO_CACHE)(revalidate_document)
-build_data_docs_task = task(name="build-data-docs", cache_policy=NO_CACHE)(build_data_docs)
 release_task = task(name="release", cache_policy=NO_CACHE)(release_document)

@@ -61,3 +61,23 @@ def test_each_local_run_links_its_own_site_which_outlives_the_next_run(env, tmp_
     assert _pages_by_document(site) == ids
     runs = (tmp_path / "data_docs" / "index.html").read_text(encoding="utf-8")
     assert runs.index(Path(second.data_docs_dir).name) < runs.index(site.name)
+
+
+def test_a_run_deletes_sites_older_than_the_configured_days(env, tmp_path, monkeypatch):
+    root = tmp_path / "data_docs"
+    old = root / "20000101T000000Z-0a0b0c0d"  # a site from long ago
+    (old / "static").mkdir(parents=True)
+    (old / "index.html").write_text("<html></html>", encoding="utf-8")
+    monkeypatch.setenv("FILINGS_DATA_DOCS_KEEP_DAYS", "30")
+    summary = ingest_local([str(EXHIBITS[0])])
+    assert _path(summary.data_docs).is_file()
+    assert not old.exists()
+    assert old.name not in (root / "index.html").read_text(encoding="utf-8")
+
+
+def test_keep_days_zero_keeps_old_sites(env, tmp_path, monkeypatch):
+    old = tmp_path / "data_docs" / "20000101T000000Z-0a0b0c0d"
+    old.mkdir(parents=True)
+    monkeypatch.setenv("FILINGS_DATA_DOCS_KEEP_DAYS", "0")
+    ingest_local([str(EXHIBITS[0])])
+    assert old.exists()

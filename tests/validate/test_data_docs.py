@@ -1,4 +1,5 @@
-"""Data Docs: one site per run, built once at its end, valid after later runs; GX forgets."""
+"""Data Docs: one site per run, built once at its end, valid after later runs; GX forgets;
+old runs' sites pruned after ``keep_days``."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 import pytest
 
 from expectations import runner
+from tasks.docs_sites import build_data_docs, new_docs_site, prune_docs_sites, write_docs_index
 from tasks.models import Fact
-from tasks.validate import build_data_docs, new_docs_site, validate_facts, write_docs_index
+from tasks.validate import validate_facts
 
 T0 = datetime(2025, 3, 17, 8, 0, 0, tzinfo=UTC)
 T1 = datetime(2025, 3, 17, 8, 15, 0, tzinfo=UTC)
@@ -128,3 +130,56 @@ def test_the_list_of_runs_links_run_folders_only_newest_first(tmp_path: Path) ->
     links = re.findall(r'href="([^"]+)"', page)
     assert links == ["20250318T080000Z-aaaaaaaa/index.html", "20250317T080000Z-0f1e2d3c/index.html"]
     assert "<script>" not in page
+
+
+def _old_site(root: Path, name: str) -> Path:
+    """A run site as a build leaves it (an index page and some assets)."""
+    (root / name / "static").mkdir(parents=True)
+    (root / name / "index.html").write_text("<html></html>", encoding="utf-8")
+    return root / name
+
+
+class TestRetention:
+    NOW = datetime(2025, 6, 15, 12, 0, 0, tzinfo=UTC)
+
+    def test_sites_older_than_keep_days_are_deleted(self, tmp_path: Path) -> None:
+        old = _old_site(tmp_path, "20250316T120000Z-aaaaaaaa")  # 91 days before NOW
+        pruned = prune_docs_sites(tmp_path, 90, self.NOW, keep=tmp_path / "x")
+        assert pruned == [old.name]
+        assert not old.exists()
+
+    def test_sites_within_keep_days_stay(self, tmp_path: Path) -> None:
+        recent = _old_site(tmp_path, "20250317T120001Z-bbbbbbbb")  # 89 days 23:59:59
+        assert prune_docs_sites(tmp_path, 90, self.NOW, keep=tmp_path / "x") == []
+        assert (recent / "index.html").exists()
+
+    def test_this_runs_own_site_is_never_deleted(self, tmp_path: Path) -> None:
+        own = _old_site(tmp_path, "20200101T000000Z-cccccccc")  # its clock was far behind
+        assert prune_docs_sites(tmp_path, 1, self.NOW, keep=own) == []
+        assert own.exists()
+
+    def test_other_folders_and_files_are_left_alone(self, tmp_path: Path) -> None:
+        other = _old_site(tmp_path, "20200101-notes")
+        (tmp_path / "index.html").write_text("runs", encoding="utf-8")
+        assert prune_docs_sites(tmp_path, 1, self.NOW, keep=tmp_path / "x") == []
+        assert other.exists() and (tmp_path / "index.html").exists()
+
+    def test_a_build_prunes_then_lists_only_the_sites_kept(
+        self, good_facts: list[Fact], tmp_path: Path
+    ) -> None:
+        old = _old_site(tmp_path, "20250101T000000Z-dddddddd")
+        kept = _old_site(tmp_path, "20250610T000000Z-eeeeeeee")
+        site = new_docs_site(tmp_path, "f" * 8, self.NOW)
+        validate_facts("hkex:retention", good_facts, docs_site=site)
+        assert build_data_docs(site, keep_days=30, now=self.NOW)
+        assert not old.exists() and kept.exists() and (site / "index.html").exists()
+        top = (tmp_path / "index.html").read_text(encoding="utf-8")
+        assert kept.name in top and site.name in top and old.name not in top
+
+    def test_keep_days_zero_keeps_every_site(self, good_facts: list[Fact], tmp_path: Path) -> None:
+        old = _old_site(tmp_path, "20000101T000000Z-abababab")
+        site = new_docs_site(tmp_path, "9" * 8, self.NOW)
+        validate_facts("hkex:keep-all", good_facts, docs_site=site)
+        assert build_data_docs(site, keep_days=0, now=self.NOW)
+        assert old.exists()
+        assert old.name in (tmp_path / "index.html").read_text(encoding="utf-8")

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from expectations import builders, runner
+from tasks.docs_sites import build_data_docs
 from tasks.models import Fact
-from tasks.validate import build_data_docs, validate_facts
+from tasks.validate import validate_facts
 
 from .qfin_facts import DEC24, altered
 
