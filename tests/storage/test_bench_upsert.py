@@ -80,10 +80,9 @@ class TestScratchTables:
         assert len(_index_names(engine, tables["copy_indexed"])) == 2  # besides the primary key
 
 
-def test_a_small_run_reloads_nothing_and_times_every_row() -> None:
+def test_a_small_run_reloads_nothing_and_times_every_row(engine: Engine) -> None:
     """The whole benchmark on a scratch database: every printed path was measured."""
-    from conftest import postgres_admin_url
-
-    result = bench.run(postgres_admin_url(), 2_000, 500)
+    server = engine.url.render_as_string(hide_password=False)  # it makes its own database
+    result = bench.run(server, 2_000, 500)
     assert result["rows"] == 2_000
     assert all(result[key] > 0 for _, key in bench.ROWS)
