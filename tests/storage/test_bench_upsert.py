@@ -73,6 +73,14 @@ class TestScratchTables:
         assert len(_index_names(engine, tables["copy_least"])) == 2
         assert "fact_id" not in tables["copy_least"].c
 
+    def test_facts_copy_has_its_indexes_and_its_foreign_key(
+        self, engine: Engine, tables: dict
+    ) -> None:
+        assert len(_index_names(engine, tables["copy_same"])) == 2  # besides the primary key
+        assert inspect(engine).get_foreign_keys("scratch_same")[0]["referred_table"] == "documents"
+        with pytest.raises(IntegrityError):
+            _copy(engine, tables["copy_same"], _rows(engine, "nowhere:1"))
+
     def test_facts_indexes_keep_the_surrogate_key(self, engine: Engine, tables: dict) -> None:
         assert inspect(engine).get_pk_constraint("scratch_indexed")["constrained_columns"] == [
             "fact_id"
