@@ -78,17 +78,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def postgres_engine() -> Iterator[Engine]:
     """An engine on a fresh migrated PostgreSQL warehouse, for PostgreSQL-only features."""
     for url in _postgres_database():
-        eng = make_engine(url)
-        try:
-            yield eng
-        finally:
-            eng.dispose()
+        yield from _engine_on(url)
 
 
 @pytest.fixture
 def engine(db_url: str) -> Iterator[Engine]:
     """An engine on the fresh migrated warehouse of ``db_url``."""
-    eng = make_engine(db_url)
+    yield from _engine_on(db_url)
+
+
+def _engine_on(url: str) -> Iterator[Engine]:
+    eng = make_engine(url)
     try:
         yield eng
     finally:

@@ -29,7 +29,7 @@ def tables(engine: Engine) -> dict[str, Table]:
     return bench._scratch_tables(engine)
 
 
-def _rows(engine: Engine, document_id: str) -> list[tuple[object, ...]]:
+def _rows(document_id: str) -> list[tuple[object, ...]]:
     now = datetime.now(UTC)
     return [fact_values(f, document_id, date(2020, 1, 1), now) for f in bench._facts(0, 3)]
 
@@ -53,7 +53,7 @@ class TestScratchTables:
     def test_the_baseline_accepts_rows_of_unknown_documents_twice(
         self, engine: Engine, tables: dict
     ) -> None:
-        rows = _rows(engine, "nowhere:1")
+        rows = _rows("nowhere:1")
         _copy(engine, tables["copy"], rows + rows)
 
     def test_foreign_key_only_rejects_an_unknown_document(
@@ -61,12 +61,12 @@ class TestScratchTables:
     ) -> None:
         assert _index_names(engine, tables["copy_fk"]) == set()
         with pytest.raises(IntegrityError):
-            _copy(engine, tables["copy_fk"], _rows(engine, "nowhere:1"))
+            _copy(engine, tables["copy_fk"], _rows("nowhere:1"))
 
     def test_least_schema_rejects_a_repeated_identity_but_not_an_unknown_document(
         self, engine: Engine, tables: dict
     ) -> None:
-        rows = _rows(engine, "nowhere:1")
+        rows = _rows("nowhere:1")
         _copy(engine, tables["copy_least"], rows)
         with pytest.raises(IntegrityError):
             _copy(engine, tables["copy_least"], rows[:1])
@@ -79,7 +79,7 @@ class TestScratchTables:
         assert len(_index_names(engine, tables["copy_same"])) == 2  # besides the primary key
         assert inspect(engine).get_foreign_keys("scratch_same")[0]["referred_table"] == "documents"
         with pytest.raises(IntegrityError):
-            _copy(engine, tables["copy_same"], _rows(engine, "nowhere:1"))
+            _copy(engine, tables["copy_same"], _rows("nowhere:1"))
 
     def test_facts_indexes_keep_the_surrogate_key(self, engine: Engine, tables: dict) -> None:
         assert inspect(engine).get_pk_constraint("scratch_indexed")["constrained_columns"] == [
