@@ -19,7 +19,7 @@ from storage import db, repo
 from tasks import fetch
 from tasks.archive import RawArchive
 from tasks.config import DEFAULT_ISSUERS, load_settings
-from tasks.models import Status
+from tasks.core.enums import Status
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 SOURCES = ("sec", "hkex")

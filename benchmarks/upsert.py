@@ -34,7 +34,7 @@ from sqlalchemy import Engine, MetaData, Table, text
 from storage import db, repo
 from storage.fact_upsert import COLUMNS, fact_values
 from storage.sql import copy_rows
-from tasks.models import DocumentRef, Fact, Issuer, Provenance
+from tasks.core.records import DocumentRef, Fact, Issuer, Provenance
 
 DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 ISSUER = Issuer("BENCH", "Benchmark Co", "0000000001", "09999")

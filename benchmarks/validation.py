@@ -24,8 +24,8 @@ from itertools import count
 from pathlib import Path
 
 from expectations.rules import Context
+from tasks.core.records import Fact
 from tasks.extract import extract_file, load_catalog
-from tasks.models import Fact
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 DOCUMENTS = (

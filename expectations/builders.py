@@ -13,26 +13,25 @@ skips the empty rows, which is several times faster than a ``row_condition`` per
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from expectations import cross, rules
 from expectations.rules import CheckRow, Context, period_label
-from tasks.errors import ConfigError
-from tasks.models import Fact
+from tasks.core.enums import Severity
+from tasks.core.errors import ConfigError
+from tasks.core.metrics import MetricDef, metrics
+from tasks.core.records import Fact
 
 if TYPE_CHECKING:
     import pandas as pd
 
 SUITES_DIR = Path(__file__).parent / "suites"
-METRICS_CSV = cross.METRICS_CSV
 FACTS_FRAME = "facts"
 CHECKS_FRAME = "identity_checks"
 FACT_COLUMNS = (
@@ -143,7 +142,7 @@ def _check_spec(spec: SuiteSpec, path: Path) -> None:
     if None in names or len(set(names)) != len(names):
         raise ConfigError(f"{path}: every expectation needs a unique meta.name")
     for exp in spec.expectations:
-        if exp.get("severity") not in ("critical", "warning", "info"):
+        if exp.get("severity") not in tuple(Severity):
             raise ConfigError(f"{path}: {exp['meta']['name']}: severity must be set")
         if spec.frame != CHECKS_FRAME:
             continue
@@ -155,18 +154,6 @@ def _check_spec(spec: SuiteSpec, path: Path) -> None:
             raise ConfigError(f"{path}: {name}: columns must be {check_columns(name)}")
 
 
-@lru_cache(maxsize=1)
-def metric_catalog(path: Path = METRICS_CSV) -> dict[str, dict[str, str]]:
-    """metric id -> its metrics.csv row (kind, unit, statement)."""
-    with path.open(encoding="utf-8", newline="") as handle:
-        return {row["metric"]: row for row in csv.DictReader(handle)}
-
-
-def metric_units() -> dict[str, str]:
-    """metric id -> unit, from metrics.csv."""
-    return {m: row["unit"] for m, row in metric_catalog().items()}
-
-
 def facts_frame(facts: Sequence[Fact]) -> pd.DataFrame:
     """One row per distinct fact as extracted.
 
@@ -175,15 +162,16 @@ def facts_frame(facts: Sequence[Fact]) -> pd.DataFrame:
     """
     import pandas as pd
 
-    catalog = metric_catalog()
-    records = [_fact_record(f, catalog.get(f.metric, {})) for f in facts]
+    catalog = metrics()
+    records = [_fact_record(f, catalog.get(f.metric)) for f in facts]
     frame = pd.DataFrame.from_records(records, columns=list(FACT_COLUMNS))
     # Typed even when empty: an empty object column would fail the type expectation.
     frame = frame.astype(_FACT_DTYPES)
     return frame.drop_duplicates(ignore_index=True)
 
 
-def _fact_record(f: Fact, entry: dict[str, str]) -> dict[str, Any]:
+def _fact_record(f: Fact, entry: MetricDef | None) -> dict[str, Any]:
+    unit, statement = (entry.unit, entry.statement) if entry else (None, "")
     return {
         "metric": f.metric,
         # Instants get "" rather than None so the uniqueness check compares them.
@@ -191,8 +179,8 @@ def _fact_record(f: Fact, entry: dict[str, str]) -> dict[str, Any]:
         "period_end": f.period_end.isoformat(),
         "basis": f.basis,
         "unit": f.unit,
-        "expected_unit": entry.get("unit"),
-        "statement": entry.get("statement", ""),
+        "expected_unit": unit,
+        "statement": statement,
         "value": format(f.value, "f"),
         # Only for range checks (sign, 0..100); the identities compare exact integers.
         "number": float(f.value),
@@ -202,8 +190,8 @@ def _fact_record(f: Fact, entry: dict[str, str]) -> dict[str, Any]:
         "raw_text": f.provenance.raw_text,
         "start_day": f.period_start.day if f.period_start else 1,
         "next_day": (f.period_end + timedelta(days=1)).day,  # 1 when the period ends a month
-        "rate_pct": _where(f, (f.unit, entry.get("statement")) == _RATE),
-        "margin_pct": _where(f, (f.unit, entry.get("statement")) == _MARGIN),
+        "rate_pct": _where(f, (f.unit, statement) == _RATE),
+        "margin_pct": _where(f, (f.unit, statement) == _MARGIN),
         "count_value": _where(f, f.unit in _COUNT_UNITS),
     }
 

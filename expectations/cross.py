@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
-from functools import lru_cache
-from pathlib import Path
+from functools import cache
 from typing import Any
 
 from expectations.rules import (
@@ -18,12 +16,12 @@ from expectations.rules import (
     Figure,
     PeriodKey,
     RuleOutput,
-    half_unit,
     period_label,
 )
-from tasks.models import Dividend, Fact, select_stored_facts
+from tasks.core.metrics import metrics
+from tasks.core.precision import half_unit, select_stored_facts
+from tasks.core.records import Dividend, Fact
 
-METRICS_CSV = Path(__file__).resolve().parent.parent / "tasks" / "metrics.csv"
 # Statement lines that add up over time; operating KPIs are left out: their definitions get
 # restated (Q4 2023 loan volume: 119,002 million then 89,561 million) and would false-alarm.
 _ADDITIVE_STATEMENTS = ("income", "non_gaap", "cash_flow")
@@ -35,15 +33,14 @@ class _Pick:
     document_id: str  # "" for the document being validated
 
 
-@lru_cache(maxsize=1)
-def additive_metrics(path: Path = METRICS_CSV) -> frozenset[str]:
+@cache
+def additive_metrics() -> frozenset[str]:
     """Flow metrics in CNY on the statements: a year's figure is the sum of its quarters'."""
-    with path.open(encoding="utf-8", newline="") as handle:
-        return frozenset(
-            r["metric"]
-            for r in csv.DictReader(handle)
-            if r["kind"] == "flow" and r["unit"] == "CNY" and r["statement"] in _ADDITIVE_STATEMENTS
-        )
+    return frozenset(
+        m.metric
+        for m in metrics().values()
+        if m.kind == "flow" and m.unit == "CNY" and m.statement in _ADDITIVE_STATEMENTS
+    )
 
 
 def months(start: date, end: date) -> int:

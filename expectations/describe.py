@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from tasks.models import ValidationResult
+from tasks.core.enums import Severity
+from tasks.core.records import ValidationResult
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,7 +87,7 @@ def _result(outcome: Outcome, observed: str, details: Sequence[str]) -> Validati
         suite=outcome.suite,
         expectation=outcome.name,
         success=outcome.success,
-        severity=outcome.severity,
+        severity=Severity(outcome.severity),
         observed=observed,
         details="\n".join(details),
     )

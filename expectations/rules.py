@@ -15,10 +15,11 @@ from datetime import date
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
-from tasks.models import Dividend, Extraction, Fact, Guidance, UnmappedRow, select_stored_facts
+from tasks.core.enums import RESULTS_KINDS, Basis, Origin
+from tasks.core.precision import half_unit, select_stored_facts
+from tasks.core.records import Dividend, Extraction, Fact, Guidance, UnmappedRow
 
-IDENTITY_BASIS = "us_gaap"
-RESULTS_KINDS = ("results_quarterly", "results_interim", "results_annual")
+IDENTITY_BASIS = Basis.US_GAAP
 PeriodKey = tuple[date | None, date]
 _RATIO_STEP = Decimal("1e-6")  # a derived ratio is rounded to this before GX sees it
 
@@ -99,11 +100,6 @@ class RuleOutput:
 
 
 Rule = Callable[[str, dict[str, Any], list[Fact], Context], RuleOutput]
-
-
-def half_unit(decimals: int) -> Decimal:
-    """Half of the last printed digit: the largest honest rounding error of one figure."""
-    return Decimal("0.5").scaleb(-decimals)
 
 
 def period_label(key: PeriodKey) -> str:
@@ -207,12 +203,12 @@ def narrative_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Cont
     """A figure quoted in the text agrees with the table's figure to the text's rounding."""
     tables: dict[tuple[Any, ...], list[Fact]] = {}
     for f in facts:
-        if f.origin == "table":
+        if f.origin == Origin.TABLE:
             tables.setdefault((*f.key, f.unit), []).append(f)
     out = RuleOutput([], [])
     seen: set[tuple[Any, ...]] = set()
     for n in facts:
-        if n.origin != "narrative":
+        if n.origin != Origin.NARRATIVE:
             continue
         for t in tables.get((*n.key, n.unit), []):
             if (n.key, n.value, t.value) in seen:

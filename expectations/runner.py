@@ -24,7 +24,7 @@ from expectations.builders import (
     SuiteSpec,
     load_suite_specs,
 )
-from tasks.errors import ConfigError
+from tasks.core.errors import ConfigError
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 
 from tasks.config import Settings, load_settings, require_live_ready
-from tasks.errors import PipelineError
+from tasks.core.errors import PipelineError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 console = Console()

@@ -19,8 +19,9 @@ from flows.failures import on_run_failed
 from tasks import alert, docs_sites, extract, fetch, load, validate
 from tasks.archive import RawArchive
 from tasks.config import Settings, load_settings
-from tasks.errors import PipelineError
-from tasks.models import Issuer, Status
+from tasks.core.enums import Status
+from tasks.core.errors import PipelineError
+from tasks.core.records import Issuer
 from tasks.summary import RunSummary
 
 SourceName = Literal["sec", "hkex"]

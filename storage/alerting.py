@@ -10,9 +10,9 @@ from dataclasses import replace
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from storage.records import NewAlert, PendingDelivery
 from storage.schema import ALERT_KINDS, alert_deliveries, alert_events
 from storage.sql import chunks, insert, utcnow
+from tasks.core.records import NewAlert, PendingDelivery
 
 
 def alert_id_for(dedup_key: str) -> str:

@@ -18,7 +18,8 @@ from sqlalchemy.engine import Connection
 from storage.schema import facts
 from storage.sql import copy_rows, insert_ignore
 from storage.types import to_exact
-from tasks.models import Fact, select_stored_facts
+from tasks.core.precision import select_stored_facts
+from tasks.core.records import Fact
 
 FactKey = tuple[str, date | None, date, str]
 _KEY = ("metric", "period_start", "period_end", "basis")

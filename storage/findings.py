@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection, Row
 
 from storage.schema import documents, facts, guidance
 from storage.views import GUIDANCE_VS_ACTUAL
+from tasks.core.precision import differs, keeps
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,45 +63,27 @@ class GuidanceOutcome:
     actual_document_id: str
 
 
-def half_unit(decimals: int) -> Decimal:
-    """Half a unit of the last printed digit: RMB89,561 million (decimals -6) -> 500,000."""
-    return Decimal(5).scaleb(-decimals - 1)
-
-
 def restatements(conn: Connection, document_id: str) -> list[Restatement]:
     """Restatements that ``document_id`` takes part in, folding reports as facts_latest does.
 
     Reports of a key are taken in publication order; a less precise report that agrees with
     the current value to its own rounding leaves it in place (no finding); any other report
-    that differs beyond the coarser rounding of the two is a restatement.
+    that differs beyond the coarser rounding of the two is a restatement
+    (:mod:`tasks.core.precision`, the rule the view folds with).
     """
     found = []
     for key, reports in _histories(conn, document_id).items():
         current = reports[0]
         for report in reports[1:]:
-            if _keeps(current, report):
+            if keeps(current, report):
                 continue
-            if _differs(current, report) and document_id in (
+            if differs(current, report) and document_id in (
                 current.document_id,
                 report.document_id,
             ):
                 found.append(Restatement(*key, before=current, after=report))
             current = report
     return found
-
-
-def _keeps(current: Report, new: Report) -> bool:
-    return (
-        new.decimals < current.decimals
-        and new.unit == current.unit
-        and abs(new.value - current.value) <= half_unit(new.decimals)
-    )
-
-
-def _differs(a: Report, b: Report) -> bool:
-    if a.unit != b.unit:
-        return True
-    return abs(a.value - b.value) > half_unit(min(a.decimals, b.decimals))
 
 
 _Key = tuple[str, str, date | None, date, str]

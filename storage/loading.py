@@ -19,18 +19,12 @@ from sqlalchemy.engine import Connection
 
 from storage import schema
 from storage.fact_upsert import upsert_facts
-from storage.records import LoadCounts, UnknownDocumentError
 from storage.schema import documents, validation_results
 from storage.sql import Row, chunks, utcnow
 from storage.types import to_exact
-from tasks.models import (
-    Dividend,
-    Fact,
-    Guidance,
-    Provenance,
-    Status,
-    ValidationResult,
-)
+from tasks.core.enums import Status
+from tasks.core.errors import UnknownDocumentError
+from tasks.core.records import Dividend, Fact, Guidance, LoadCounts, Provenance, ValidationResult
 
 # The per-document tables a load replaces, in the order _lock_document reports them.
 _REPLACED = (validation_results, schema.guidance, schema.dividends)

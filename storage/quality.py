@@ -18,10 +18,11 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Connection
 
 from storage.loading import fact_from_row
-from storage.records import UnknownDocumentError
 from storage.schema import dividends, documents, facts, guidance, releases, validation_results
 from storage.sql import utcnow
-from tasks.models import Dividend, Fact, Guidance, Provenance, Status, ValidationResult
+from tasks.core.enums import Status
+from tasks.core.errors import NotQuarantinedError, UnknownDocumentError
+from tasks.core.records import Dividend, Fact, Guidance, Provenance, ValidationResult
 
 # Two announcements of one disclosure (6-K and HKEx) are published within this many days.
 COMPANION_DAYS = 3
@@ -49,10 +50,6 @@ class Release:
     released_by: str
     released_at: datetime
     reason: str
-
-
-class NotQuarantinedError(ValueError):
-    """Only a quarantined document can be released."""
 
 
 def document_info(conn: Connection, document_id: str) -> DocumentInfo:

@@ -18,10 +18,18 @@ from sqlalchemy.engine import Connection
 from storage import schema
 from storage.alerting import add_alerts, claim_delivery, mark_delivery, pending_deliveries
 from storage.loading import document_facts, load_document
-from storage.records import LoadCounts, NewAlert, PendingDelivery, UnknownDocumentError
 from storage.schema import TABLES, documents, issuers, runs
 from storage.sql import Row, chunks, insert, utcnow
-from tasks.models import DocKind, DocumentRef, Issuer, Status, StoredFile
+from tasks.core.enums import DocKind, Status
+from tasks.core.errors import UnknownDocumentError
+from tasks.core.records import (
+    DocumentRef,
+    Issuer,
+    LoadCounts,
+    NewAlert,
+    PendingDelivery,
+    StoredFile,
+)
 
 __all__ = [
     "LoadCounts",

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from storage.schema import document_files, documents, http_cache, source_state
 from storage.sql import insert, utcnow
-from tasks.models import ListedDocument
+from tasks.core.records import ListedDocument
 
 ALL_SCOPES = "*"
 

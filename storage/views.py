@@ -12,20 +12,18 @@ so changing a view here means a new revision that freezes the new SQL.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table, Text
 
 from storage.types import ExactDecimal, UtcDateTime
-
-# Precision steps a figure can be printed with (XBRL decimals) -> half a unit of the last
-# digit: a less precise figure "agrees" with a more precise one within that distance.
-_DECIMALS_RANGE = range(-12, 7)
+from tasks.core.precision import PRINTED_DECIMALS, half_unit
 
 
 def _steps_values() -> str:
-    rows = (f"({d}, {format(Decimal(5).scaleb(-d - 1), 'f')})" for d in _DECIMALS_RANGE)
+    """Each printed precision (XBRL decimals) -> half a unit of its last digit, as SQL VALUES:
+    the precision rule of :mod:`tasks.core.precision`, which :func:`_facts_latest` folds with."""
+    rows = (f"({d}, {format(half_unit(d), 'f')})" for d in PRINTED_DECIMALS)
     return "VALUES " + ", ".join(rows)
 
 

@@ -25,7 +25,8 @@ from storage.findings import (
 )
 from tasks.alert_text import amount, guidance_range, metric_label, percent, period_label
 from tasks.channels import DELIVERY_ERRORS, Channel, channels_from_settings
-from tasks.models import ValidationResult
+from tasks.core.enums import AlertKind, Severity, VersusGuidance
+from tasks.core.records import ValidationResult
 
 __all__ = [
     "Channel",
@@ -55,13 +56,13 @@ def data_quality_alerts(
         action = (
             f"Quarantined: its facts stay out of facts_latest until "
             f"`filings release {document_id} --by NAME`."
-            if result.severity == "critical"
+            if result.severity == Severity.CRITICAL
             else "Published; please review."
         )
         message = f"{subject}. {result.observed}. {action}\n{result.details}".strip()
         alerts.append(
             repo.NewAlert(
-                kind="data_quality",
+                kind=AlertKind.DATA_QUALITY,
                 issuer=issuer,
                 subject=subject,
                 message=message,
@@ -92,7 +93,7 @@ def restatement_alerts(items: Sequence[Restatement]) -> list[repo.NewAlert]:
         period = f"{r.period_start or ''}:{r.period_end}"
         alerts.append(
             repo.NewAlert(
-                kind="restatement",
+                kind=AlertKind.RESTATEMENT,
                 issuer=r.issuer,
                 subject=f"{what} restated: {old} -> {new}",
                 message=message,
@@ -120,13 +121,13 @@ def guidance_variance_alerts(items: Sequence[GuidanceOutcome]) -> list[repo.NewA
     """One alert per guided period whose actual landed outside the range (above or below)."""
     alerts = []
     for o in items:
-        if o.outcome not in ("above", "below"):
+        if o.outcome not in (VersusGuidance.ABOVE, VersusGuidance.BELOW):
             continue
-        near, far = (o.high, o.low) if o.outcome == "above" else (o.low, o.high)
+        near, far = (o.high, o.low) if o.outcome == VersusGuidance.ABOVE else (o.low, o.high)
         bound = near if near is not None else far
         what = f"{o.issuer} {period_label(o.period_start, o.period_end)} {metric_label(o.metric)}"
         actual = amount(o.actual, o.unit, o.actual_decimals)
-        side = "top" if o.outcome == "above" else "bottom"
+        side = "top" if o.outcome == VersusGuidance.ABOVE else "bottom"
         off = abs(o.actual - bound) * 100 / abs(bound) if bound else None
         how = f"{percent(off, signed=False)} {o.outcome} the {side}" if off is not None else side
         message = (
@@ -138,7 +139,7 @@ def guidance_variance_alerts(items: Sequence[GuidanceOutcome]) -> list[repo.NewA
         message += f" Actual from {o.actual_document_id}; guidance from {o.guidance_document_id}."
         alerts.append(
             repo.NewAlert(
-                kind="guidance_variance",
+                kind=AlertKind.GUIDANCE_VARIANCE,
                 issuer=o.issuer,
                 subject=f"{what} {o.outcome} guidance",
                 message=message,

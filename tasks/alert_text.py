@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 from datetime import date, timedelta
 from decimal import Decimal
-from functools import cache
 
-from tasks.parsers.catalog import METRICS_CSV
+from tasks.core.metrics import metrics
 
 _CURRENCY = {"CNY": "RMB", "CNY/share": "RMB", "CNY/ADS": "RMB", "USD": "US$"}
 
@@ -29,16 +27,10 @@ def period_label(start: date | None, end: date) -> str:
     return f"{start} to {end}"
 
 
-@cache
-def _labels() -> dict[str, str]:
-    with METRICS_CSV.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.reader(handle))[1:]
-    return {r[0]: r[4].split(" / ")[0].strip() for r in rows if len(r) > 4}
-
-
 def metric_label(metric: str) -> str:
     """'net income', 'non-GAAP net income': metrics.csv's first label, in running text."""
-    label = _labels().get(metric, metric.replace("_", " "))
+    found = metrics().get(metric)
+    label = found.label if found else metric.replace("_", " ")
     # lower-case a capitalised word, never an acronym ("Non-GAAP" -> "non-GAAP", "ADS" stays)
     if len(label) > 1 and label[0].isupper() and not label[1].isupper():
         return label[0].lower() + label[1:]

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import fsspec
 
-from tasks.errors import NotFoundError
+from tasks.core.errors import NotFoundError
 
 
 class RawArchive:

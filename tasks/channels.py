@@ -16,9 +16,9 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit, urlunsplit
 
 import requests
 
-from storage.records import PendingDelivery
 from tasks.config import Settings
-from tasks.errors import ConfigError
+from tasks.core.errors import ConfigError
+from tasks.core.records import PendingDelivery
 
 SEND_TIMEOUT_SECONDS = 20
 # Failures a delivery records and retries next run; anything else is a bug and propagates.

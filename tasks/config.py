@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from tasks.errors import ConfigError
-from tasks.models import Issuer
+from tasks.core.errors import ConfigError
+from tasks.core.records import Issuer
 
 DEFAULT_ISSUERS = (
     Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660"),

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from tasks.errors import ConfigError, ParseError
-from tasks.models import DocKind, Extraction, StoredFile, select_stored_facts
+from tasks.core.enums import DocKind, Origin
+from tasks.core.errors import ConfigError, ParseError
+from tasks.core.precision import select_stored_facts
+from tasks.core.records import Extraction, StoredFile
 from tasks.parsers.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
 from tasks.parsers.checks import reconcile
 from tasks.parsers.classify import classify, usd_rate
@@ -107,7 +109,7 @@ def extract_document(
     read = [fact for p in parts for fact in p.facts]
     stored = select_stored_facts(read)
     kept = {id(f) for f in stored}
-    set_aside = [f for f in read if f.origin == "narrative" and id(f) not in kept]
+    set_aside = [f for f in read if f.origin == Origin.NARRATIVE and id(f) not in kept]
     return Extraction(
         document=document_id,
         kind=kind,

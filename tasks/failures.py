@@ -29,6 +29,7 @@ from prefect.client.schemas.objects import StateType
 from sqlalchemy.engine import Engine
 
 from storage import repo
+from tasks.core.enums import AlertKind
 
 # The flows whose failure is a pipeline failure (not the failure-alert flow itself: no loops).
 WATCHED_FLOWS = ("ingest", "ingest-local", "revalidate")
@@ -75,7 +76,7 @@ def failure_alert(run: FailedRun) -> repo.NewAlert:
         "documents already stored are kept and the next run picks up the rest."
     )
     return repo.NewAlert(
-        kind="pipeline_failure",
+        kind=AlertKind.PIPELINE_FAILURE,
         issuer=issuer,
         subject=subject,
         message=message,

@@ -20,8 +20,9 @@ from sqlalchemy.engine import Connection, Engine
 from storage import source_state as state
 from tasks import urls
 from tasks.archive import RawArchive
-from tasks.errors import ConfigError, RateLimitedError
-from tasks.models import DocumentRef, Issuer, SourceFile, StoredFile
+from tasks.core.enums import SourceName
+from tasks.core.errors import ConfigError, RateLimitedError
+from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.retry import RETRY_DELAYS, RETRY_JITTER, only_transient
 from tasks.sources import disclosure, edgar, edgar_feed, hkex
 from tasks.sources.clients import Sources, build_sources
@@ -270,7 +271,7 @@ def archive_local_file(
     url = path.resolve().as_uri()
     sha = archive.put(content, url=url, headers={})
     ref = DocumentRef(
-        source="local",
+        source=SourceName.LOCAL,
         source_id=sha[:16],
         issuer=issuer.ticker,
         form="local",

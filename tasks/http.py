@@ -18,7 +18,7 @@ from typing import Protocol
 
 import requests
 
-from tasks.errors import FatalTransportError, RetriableTransportError, classify_status
+from tasks.core.errors import FatalTransportError, RetriableTransportError, classify_status
 
 
 class Limiter(Protocol):

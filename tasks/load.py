@@ -9,13 +9,13 @@ from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
 from storage import db, repo
-from tasks.models import (
+from tasks.core.enums import Status
+from tasks.core.records import (
     Dividend,
     DocumentRef,
     Fact,
     Guidance,
     Issuer,
-    Status,
     StoredFile,
     ValidationResult,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tasks.models import ValidationResult
+from tasks.core.records import ValidationResult
 
 
 @dataclass

@@ -10,7 +10,7 @@ Data Docs sites (one per run, built at its end) are kept by ``tasks.docs_sites``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
@@ -21,13 +21,13 @@ from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
 from storage import quality
-from tasks.errors import ValidationError
-from tasks.models import Extraction, Fact, Status, ValidationResult
+from tasks.core.enums import Status
+from tasks.core.errors import NotQuarantinedError, ValidationError
+from tasks.core.records import Extraction, Fact, ValidationResult, quarantine_required
 
 if TYPE_CHECKING:
     from expectations.rules import Context
 
-CRITICAL = "critical"
 _PRIOR_DAYS = 400  # a full year's quarters, whatever the document's latest period
 
 
@@ -90,11 +90,6 @@ def validate_facts(
             show = describe.show_columns(specs, outcome)
             results.append(describe.facts_result(outcome, facts_df, show))
     return results
-
-
-def quarantine_required(results: Iterable[ValidationResult]) -> bool:
-    """True when any critical expectation failed: the document must not be published."""
-    return any(not r.success and r.severity == CRITICAL for r in results)
 
 
 def gather_context(
@@ -215,7 +210,7 @@ def release_document(
     try:
         with engine.begin() as conn:
             return quality.release(conn, document_id, released_by.strip(), reason)
-    except (LookupError, quality.NotQuarantinedError) as exc:
+    except (LookupError, NotQuarantinedError) as exc:
         raise ValidationError(str(exc).strip("'\"")) from None
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tasks.config import load_settings, require_live_ready
-from tasks.errors import (
+from tasks.core.errors import (
     ConfigError,
     FatalTransportError,
     NotFoundError,

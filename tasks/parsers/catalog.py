@@ -1,27 +1,21 @@
-"""The per-issuer label catalog (data in tasks/catalog/<ticker>.toml) and metrics.csv."""
+"""The per-issuer label catalog: which printed labels and phrases mean which metric.
+
+The catalogs are data, one TOML file per issuer in ``tasks/parsers/catalogs/<ticker>.toml``;
+every metric they name must be a row of ``metrics.csv`` (:mod:`tasks.core.metrics`).
+"""
 
 from __future__ import annotations
 
-import csv
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.errors import ConfigError
+from tasks.core.errors import ConfigError
+from tasks.core.metrics import MetricDef
+from tasks.core.metrics import metrics as catalog_metrics
 
-_TASKS_DIR = Path(__file__).resolve().parent.parent
-CATALOG_DIR = _TASKS_DIR / "catalog"
-METRICS_CSV = _TASKS_DIR / "metrics.csv"
-
-
-@dataclass(frozen=True, slots=True)
-class MetricDef:
-    """One row of metrics.csv."""
-
-    metric: str
-    kind: str  # "flow" | "instant"
-    unit: str  # CNY, CNY/share, CNY/ADS, shares, count, months, percent
+CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +58,13 @@ def normalize_label(text: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
 
 
-def load_metrics(path: Path = METRICS_CSV) -> dict[str, MetricDef]:
-    """Read metrics.csv into metric id -> definition."""
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.reader(handle))
-    return {r[0]: MetricDef(r[0], r[1], r[2]) for r in rows[1:] if r}
-
-
 def load_catalog_file(path: Path, metrics: dict[str, MetricDef] | None = None) -> LabelCatalog:
     """Load and check one catalog file: every metric it names must exist in metrics.csv."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"label catalog {path}: {exc}") from exc
-    known = metrics if metrics is not None else load_metrics()
+    known = metrics if metrics is not None else catalog_metrics()
     sections = tuple(
         _section(name, body, known, path) for name, body in data.get("sections", {}).items()
     )

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
-from tasks.models import Fact
+from tasks.core.enums import Basis
+from tasks.core.precision import agrees
+from tasks.core.records import Fact
 
 
 def settle(
@@ -24,12 +26,14 @@ def settle(
             warnings.append(f"{document}: conflicting values for {key[0]} {key[2]}: {shown}")
             continue
         kept.append(group[0])
-    gaap = {(f.metric, f.period_start, f.period_end): f.value for f in kept if f.basis != "ifrs"}
+    gaap = {
+        (f.metric, f.period_start, f.period_end): f.value for f in kept if f.basis != Basis.IFRS
+    }
     out: list[Fact] = []
     for fact in kept:
         ref = gaap_refs.get(id(fact))
         seen = gaap.get((fact.metric, fact.period_start, fact.period_end))
-        if fact.basis == "ifrs" and ref is not None and seen is not None and seen != ref:
+        if fact.basis == Basis.IFRS and ref is not None and seen is not None and seen != ref:
             warnings.append(
                 f"{document}: IFRS {fact.metric} {fact.period_end} dropped: its U.S. GAAP "
                 f"column {ref} differs from the statement's {seen}"
@@ -45,7 +49,8 @@ def reconcile(
     """Table facts plus the narrative facts no table states.
 
     A narrative figure for a key the tables hold is never stored: it is only compared with the
-    table figure rounded to its own precision, and a disagreement is a warning.
+    table figure to its own precision (:func:`tasks.core.precision.agrees`), and a disagreement
+    is a warning.
     """
     by_key = {f.key: f for f in table}
     out = list(table)
@@ -54,15 +59,9 @@ def reconcile(
         stated = by_key.get(fact.key)
         if stated is None:
             out.append(fact)
-        elif rounded(stated.value, fact.decimals) != fact.value:
+        elif not agrees(stated.value, fact.value, fact.decimals):
             warnings.append(
                 f"{document}: narrative {fact.metric} {fact.period_end} "
                 f"{fact.provenance.raw_text!r} disagrees with the table's {stated.value}"
             )
     return out, warnings
-
-
-def rounded(value: Decimal, decimals: int) -> Decimal:
-    """``value`` rounded half-up to ``decimals`` (XBRL sense: -5 = to the hundred thousand)."""
-    step = Decimal(1).scaleb(-decimals)
-    return (value / step).quantize(Decimal(1), rounding=ROUND_HALF_UP) * step

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from tasks.models import DocKind
+from tasks.core.enums import DocKind
 
 _RESULTS = re.compile(r"(unaudited )?financial results", re.IGNORECASE)
 _STATEMENT = re.compile(r"condensed consolidated (balance sheets?|statements? of operations)", re.I)

@@ -15,7 +15,7 @@ import re
 from datetime import date
 from decimal import Decimal
 
-from tasks.models import Dividend, Provenance
+from tasks.core.records import Dividend, Provenance
 from tasks.parsers import prose
 
 _CURRENCY = {"US$": "USD", "USD": "USD", "RMB": "CNY", "HK$": "HKD", "HKD": "HKD"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lxml import etree, html
 
-from tasks.errors import ParseError
+from tasks.core.errors import ParseError
 from tasks.parsers.grid import Placed, align
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows

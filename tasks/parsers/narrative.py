@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from tasks.models import Fact, Provenance, UnmappedRow
+from tasks.core.enums import Origin
+from tasks.core.records import Fact, Provenance, UnmappedRow
 from tasks.parsers import prose
 from tasks.parsers.catalog import LabelCatalog, Phrase
 from tasks.parsers.prose import Period
@@ -76,7 +77,7 @@ class _Sink:
     warnings: list[str] = field(default_factory=list)
 
     def refuse(self, where: str, label: str, reason: str) -> None:
-        self.refused.append(UnmappedRow(where, "narrative", label, reason))
+        self.refused.append(UnmappedRow(where, Origin.NARRATIVE, label, reason))
         self.warnings.append(f"{self.document} {where} {label!r}: {reason}")
 
 
@@ -262,7 +263,7 @@ def _add(
             scale=scale,
             decimals=frac - scale,
             provenance=Provenance(sink.document, where, anchor.label.strip(), words[:120], raw),
-            origin="narrative",
+            origin=Origin.NARRATIVE,
         )
     )
 

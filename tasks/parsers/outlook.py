@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from tasks.models import Guidance, Provenance
+from tasks.core.records import Guidance, Provenance
 from tasks.parsers import prose
 from tasks.parsers.catalog import LabelCatalog
 from tasks.parsers.prose import Period

@@ -20,7 +20,7 @@ import pdfplumber
 from pdfminer.pdfparser import PDFSyntaxError
 from pdfplumber.utils.exceptions import PdfminerException
 
-from tasks.errors import ParseError
+from tasks.core.errors import ParseError
 from tasks.parsers.grid import Placed, align, is_figure
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.pdfliterals import page_literals

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from tasks.models import Fact, Provenance, UnmappedRow
+from tasks.core.enums import Basis
+from tasks.core.records import Fact, Provenance, UnmappedRow
 from tasks.parsers.catalog import LabelCatalog, Section
 from tasks.parsers.checks import settle
 from tasks.parsers.headers import Column, resolve_columns
@@ -183,7 +184,7 @@ def _fact(
         scale=scale,
         decimals=-scale if definition.unit == "CNY" else cell.frac_digits,
         provenance=Provenance(sink.document, table.locator, row.label, column.header, cell.raw),
-        basis="ifrs" if setting.section.ifrs else "us_gaap",
+        basis=Basis.IFRS if setting.section.ifrs else Basis.US_GAAP,
     )
     if gaap is not None:
         sink.gaap_refs[id(fact)] = sign * gaap * Decimal(10) ** scale

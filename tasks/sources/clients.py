@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from tasks.config import Settings, require_live_ready
-from tasks.errors import ConfigError
+from tasks.core.errors import ConfigError
 from tasks.http import HttpClient, Limiter, PrefectRateLimiter, RateLimiter, shared_limiter
 from tasks.sources import edgar, hkex
 

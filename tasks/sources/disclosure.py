@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
-from tasks.models import ListedDocument
+from tasks.core.enums import SourceName
+from tasks.core.records import ListedDocument
 
 HONG_KONG = ZoneInfo("Asia/Hong_Kong")
 RESULTS_CATEGORIES = ("13300", "13400", "13600")
@@ -47,8 +48,8 @@ def _near(a: ListedDocument, b: ListedDocument) -> bool:
 def links(issuer: str, docs: Sequence[ListedDocument]) -> dict[str, str]:
     """document id -> disclosure id for every document that belongs to one."""
     found: dict[str, str] = {}
-    sec = [d for d in docs if d.source == "sec" and d.form == "6-K"]
-    hkex = [d for d in docs if d.source == "hkex"]
+    sec = [d for d in docs if d.source == SourceName.SEC and d.form == "6-K"]
+    hkex = [d for d in docs if d.source == SourceName.HKEX]
     for doc in docs:
         if is_results(doc) and doc.form != "6-K/A":
             found[doc.document_id] = _results_id(issuer, doc)

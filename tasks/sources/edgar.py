@@ -16,9 +16,10 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from tasks import urls
-from tasks.errors import ParseError
+from tasks.core.enums import SourceName
+from tasks.core.errors import ParseError
+from tasks.core.records import DocumentRef, Issuer, SourceFile
 from tasks.http import HttpClient, Response
-from tasks.models import DocumentRef, Issuer, SourceFile
 from tasks.sources.listing import Listed, Listing, from_iso, iso
 
 EASTERN = ZoneInfo("America/New_York")
@@ -151,7 +152,7 @@ def wanted_files(files: Sequence[SourceFile]) -> tuple[SourceFile, ...]:
 def filing_ref(issuer: Issuer, row: FilingRow, archives_url: str) -> DocumentRef:
     """The document record of one filing row."""
     return DocumentRef(
-        source="sec",
+        source=SourceName.SEC,
         source_id=row.accession,
         issuer=issuer.ticker,
         form=row.form,

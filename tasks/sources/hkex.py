@@ -16,9 +16,10 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from tasks import urls
-from tasks.errors import NotFoundError, ParseError
+from tasks.core.enums import SourceName
+from tasks.core.errors import NotFoundError, ParseError
+from tasks.core.records import DocumentRef, Issuer, SourceFile
 from tasks.http import HttpClient, Response
-from tasks.models import DocumentRef, Issuer, SourceFile
 from tasks.sources.listing import Listed, Listing, from_iso, iso
 
 HONG_KONG = ZoneInfo("Asia/Hong_Kong")
@@ -155,7 +156,7 @@ def row_ref(issuer: Issuer, row: Mapping[str, Any], hkex_url: str) -> DocumentRe
     published = datetime.strptime(str(row["DATE_TIME"]), "%d/%m/%Y %H:%M")
     url = urls.hkex_document(hkex_url, link)
     return DocumentRef(
-        source="hkex",
+        source=SourceName.HKEX,
         source_id=str(row["NEWS_ID"]),
         issuer=issuer.ticker,
         form=category(row),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from tasks.models import DocumentRef
+from tasks.core.records import DocumentRef
 
 
 @dataclass(frozen=True, slots=True)

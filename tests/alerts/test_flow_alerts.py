@@ -23,7 +23,7 @@ from storage.schema import TABLES, alert_events
 from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_VS_ACTUAL
 from tasks.alert import channels_from_settings
 from tasks.config import Settings
-from tasks.errors import ConfigError
+from tasks.core.errors import ConfigError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 Q4_2023 = FIXTURES / "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm"

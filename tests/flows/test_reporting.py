@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from flows.cli import app
 from storage import repo
-from tasks.models import DocumentRef, Fact, Guidance, Issuer, Provenance
+from tasks.core.records import DocumentRef, Fact, Guidance, Issuer, Provenance
 from tasks.report import OUTCOME_COLOURS, quarter_label, read_guidance, write_report
 
 QFIN = Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660")

@@ -15,9 +15,9 @@ from typing import Any, ClassVar
 
 import pytest
 
+from tasks.core.precision import rounded
+from tasks.core.records import Dividend, Extraction, Guidance, StoredFile
 from tasks.extract import extract_document, extract_file, load_catalog
-from tasks.models import Dividend, Extraction, Guidance, StoredFile
-from tasks.parsers.checks import rounded
 from tests.golden.golden import Golden, load, period
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

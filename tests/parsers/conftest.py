@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tasks.core.records import Extraction, Fact
 from tasks.extract import extract_file, load_catalog
-from tasks.models import Extraction, Fact
 from tasks.parsers.catalog import LabelCatalog
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -127,7 +127,7 @@ class TestSmallPdf:
     def test_damaged_pdf_raises_parse_error(self, catalog: LabelCatalog) -> None:
         import pytest
 
-        from tasks.errors import ParseError
+        from tasks.core.errors import ParseError
 
         with pytest.raises(ParseError, match="broken.pdf"):
             extract_file("broken.pdf", b"%PDF-1.4 garbage", catalog)

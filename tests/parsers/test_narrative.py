@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from tasks.core.precision import rounded
 from tasks.parsers.catalog import LabelCatalog
-from tasks.parsers.checks import reconcile, rounded
+from tasks.parsers.checks import reconcile
 from tasks.parsers.dividends import extract_dividends
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance

@@ -17,9 +17,9 @@ import pypdfium2
 import pytest
 
 from benchmarks import pdf as bench
-from tasks.errors import ParseError
+from tasks.core.errors import ParseError
+from tasks.core.records import Extraction, Fact
 from tasks.extract import extract_file
-from tasks.models import Extraction, Fact
 from tasks.parsers import pdf as pdf_module
 from tasks.parsers.catalog import LabelCatalog
 from tasks.parsers.pdf import parse_pdf

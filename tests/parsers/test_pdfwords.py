@@ -18,7 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-from tasks.errors import ParseError
+from tasks.core.errors import ParseError
 from tasks.parsers import pdf as pdf_module
 from tasks.parsers.pdf import parse_pdf
 from tasks.parsers.pdfwords import page_text, page_words

@@ -10,8 +10,8 @@ from storage import db, repo
 from tasks import fetch
 from tasks.archive import RawArchive
 from tasks.config import load_settings
-from tasks.errors import ConfigError, RateLimitedError
-from tasks.models import Issuer
+from tasks.core.errors import ConfigError, RateLimitedError
+from tasks.core.records import Issuer
 from tasks.sources.replay import RATE_BLOCK, Answer, ReplayServer
 from tests.sources import builders
 

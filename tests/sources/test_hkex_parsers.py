@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.errors import NotFoundError, ParseError
-from tasks.models import Issuer
+from tasks.core.errors import NotFoundError, ParseError
+from tasks.core.records import Issuer
 from tasks.sources import hkex
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "reference" / "hkex"

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tasks.archive import RawArchive
-from tasks.errors import NotFoundError, RateLimitedError, RetriableTransportError
+from tasks.core.errors import NotFoundError, RateLimitedError, RetriableTransportError
 from tasks.http import HttpClient, RateLimiter
 from tasks.sources.replay import ACCESS_DENIED, RATE_BLOCK, Answer, ReplayServer
 

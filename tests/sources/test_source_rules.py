@@ -4,8 +4,8 @@ import json
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from tasks.core.records import Issuer, ListedDocument
 from tasks.http import PrefectRateLimiter, WindowLimiter, shared_limiter
-from tasks.models import Issuer, ListedDocument
 from tasks.sources import disclosure, edgar, edgar_feed, hkex
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "reference"

@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 from storage import repo
 from storage import source_state as state
-from tasks.models import DocumentRef, Issuer
+from tasks.core.records import DocumentRef, Issuer
 
 NOW = datetime(2025, 3, 20, 12, 0, tzinfo=UTC)
 QFIN = Issuer("QFIN", "Qifu", "0001741530", "03660")
@@ -81,7 +81,7 @@ def test_amendment_and_disclosure_links(engine):
 
 def test_archived_sha_by_url(engine):
     _register(engine, _ref("sec", "a"))
-    from tasks.models import StoredFile
+    from tasks.core.records import StoredFile
 
     with engine.begin() as conn:
         repo.record_files(conn, "sec:a", [StoredFile("d.htm", "https://x/d.htm", "ff", 1, "6-K")])

@@ -8,7 +8,7 @@ from decimal import Decimal
 from sqlalchemy import Engine
 
 from storage import repo
-from tasks.models import DocumentRef, Fact, Guidance, Issuer, Provenance, ValidationResult
+from tasks.core.records import DocumentRef, Fact, Guidance, Issuer, Provenance, ValidationResult
 
 QFIN = Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660")
 HKT = timezone(timedelta(hours=8))

@@ -12,7 +12,7 @@ from storage_factories import QFIN, check, fact
 
 from storage import db, repo
 from tasks.alert import Channel, deliver_pending, findings_alerts
-from tasks.models import DocumentRef, Fact, Guidance, Provenance
+from tasks.core.records import DocumentRef, Fact, Guidance, Provenance
 
 Q3_2024 = (date(2024, 7, 1), date(2024, 9, 30))
 DOCS = (

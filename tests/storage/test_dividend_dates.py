@@ -11,8 +11,8 @@ from storage_factories import add_document, at, check
 
 from storage import quality, repo
 from storage.schema import dividends
+from tasks.core.records import StoredFile
 from tasks.extract import extract_document
-from tasks.models import StoredFile
 
 ROOT = Path(__file__).resolve().parents[1]
 FILING = ROOT / "fixtures" / "sec" / "0001741530" / "0001104659-24-032436"

@@ -13,7 +13,7 @@ from storage.findings import guidance_outcomes, restatements
 from storage.schema import alert_events
 from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_HISTORY, GUIDANCE_VS_ACTUAL
 from tasks.alert import findings_alerts
-from tasks.models import DocumentRef, Fact, Guidance, Provenance
+from tasks.core.records import DocumentRef, Fact, Guidance, Provenance
 
 Q4_2023 = (date(2023, 10, 1), date(2023, 12, 31))
 Q3_2024 = (date(2024, 7, 1), date(2024, 9, 30))

@@ -15,7 +15,8 @@ from storage_factories import add_document, at, check, fact, outlook
 from storage import repo
 from storage.db import make_engine
 from storage.schema import dividends, documents, guidance, validation_results
-from tasks.models import Dividend, Provenance, Status
+from tasks.core.enums import Status
+from tasks.core.records import Dividend, Provenance
 
 INSTANT = (None, date(2024, 3, 31))
 FACTS = [

@@ -14,7 +14,8 @@ from storage_factories import HKT, QFIN, add_document, at, fact, load, ref
 
 from storage import repo
 from storage.schema import documents, facts, issuers, runs
-from tasks.models import DocKind, Issuer, Status, StoredFile
+from tasks.core.enums import DocKind, Status
+from tasks.core.records import Issuer, StoredFile
 
 
 def test_upsert_issuers_inserts_then_updates(engine: Engine) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from expectations.rules import Context, Sourced
-from tasks.models import Dividend, Fact, Guidance, Provenance
+from tasks.core.records import Dividend, Fact, Guidance, Provenance
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -10,8 +10,8 @@ import pytest
 
 from expectations.rules import Context
 from tasks.alert import data_quality_alerts
+from tasks.core.records import Fact, ValidationResult
 from tasks.extract import extract_file, load_catalog
-from tasks.models import Fact, ValidationResult
 from tasks.validate import quarantine_required, validate_facts
 
 from .qfin_facts import DEC24, altered, fact

@@ -15,19 +15,12 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from expectations.rules import RESULTS_KINDS
 from storage import repo
 from storage.schema import documents
+from tasks.core.enums import RESULTS_KINDS, Status
+from tasks.core.precision import select_stored_facts as one_per_key
+from tasks.core.records import DocumentRef, Extraction, Issuer, StoredFile, ValidationResult
 from tasks.extract import extract_document
-from tasks.models import (
-    DocumentRef,
-    Extraction,
-    Issuer,
-    Status,
-    StoredFile,
-    ValidationResult,
-)
-from tasks.models import select_stored_facts as one_per_key
 from tasks.validate import quarantine_required, revalidate_document, validate_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

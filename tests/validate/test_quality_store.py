@@ -17,16 +17,15 @@ from expectations import builders, runner
 from storage import quality, repo
 from storage.schema import documents, releases, validation_results
 from storage.views import FACTS_LATEST
-from tasks.errors import ValidationError
-from tasks.models import (
+from tasks.core.enums import DocKind, Status
+from tasks.core.errors import ValidationError
+from tasks.core.records import (
     Dividend,
-    DocKind,
     DocumentRef,
     Extraction,
     Fact,
     Issuer,
     Provenance,
-    Status,
     ValidationResult,
 )
 from tasks.validate import (

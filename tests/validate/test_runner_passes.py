@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from expectations import builders, runner
+from tasks.core.records import Fact
 from tasks.docs_sites import build_data_docs
-from tasks.models import Fact
 from tasks.validate import validate_facts
 
 from .qfin_facts import DEC24, altered

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from expectations.rules import Context
+from tasks.core.records import Extraction, StoredFile, ValidationResult
 from tasks.extract import extract_document
-from tasks.models import Extraction, StoredFile, ValidationResult
 from tasks.validate import quarantine_required, validate_facts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from expectations import builders, runner
-from tasks.models import ValidationResult
+from tasks.core.records import ValidationResult
 from tasks.validate import quarantine_required, validate_facts
 
 from .fixture_io import FIXTURES, load, numbers

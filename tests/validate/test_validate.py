@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from expectations import builders, runner
+from tasks.core.errors import ConfigError
+from tasks.core.records import Fact, ValidationResult
 from tasks.docs_sites import build_data_docs
-from tasks.errors import ConfigError
-from tasks.models import Fact, ValidationResult
 from tasks.validate import quarantine_required, validate_facts
 
 from .qfin_facts import DEC23, DEC24, FY_24, Q4_23, Q4_24, altered, fact

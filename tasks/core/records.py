@@ -1,37 +1,25 @@
-"""Typed records passed between the pipeline's stages.
+"""Typed records passed between the pipeline's stages and the warehouse.
 
-Pure data: standard library only, so parsers, storage and flows can all share them.
+Pure data: standard library only, so parsers, sources, storage and flows can all share them.
 Amounts are Decimal in whole units (CNY, shares, count); percentages are numbers of percent.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from enum import StrEnum
 
-
-class DocKind(StrEnum):
-    """What a document is, which decides what is extracted from it."""
-
-    RESULTS_QUARTERLY = "results_quarterly"
-    RESULTS_INTERIM = "results_interim"
-    RESULTS_ANNUAL = "results_annual"
-    DIVIDEND_FORM = "dividend_form"
-    COVER_PAGE = "cover_page"
-    OTHER = "other"
-
-
-class Status(StrEnum):
-    """Processing state of a document in the warehouse."""
-
-    FETCHED = "fetched"
-    EXTRACTED = "extracted"
-    VALIDATED = "validated"
-    LOADED = "loaded"
-    QUARANTINED = "quarantined"
-    FAILED = "failed"
+from tasks.core.enums import (
+    AlertKind,
+    Basis,
+    DocKind,
+    Origin,
+    Severity,
+    SourceName,
+    Status,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +46,7 @@ class SourceFile:
 class DocumentRef:
     """A filing or announcement as a source lists it, before anything is downloaded."""
 
-    source: str  # "sec" | "hkex" | "local"
+    source: SourceName
     source_id: str  # accession number, NEWS_ID, or sha256 prefix for local files
     issuer: str  # ticker
     form: str  # "6-K", "6-K/A", or the HKEx t2 category code ("13300")
@@ -71,6 +59,11 @@ class DocumentRef:
     def document_id(self) -> str:
         """Stable warehouse key, e.g. ``sec:0001104659-24-032436``."""
         return f"{self.source}:{self.source_id}"
+
+
+def document_source(document_id: str) -> SourceName:
+    """The source a ``document_id`` names (its part before the first colon)."""
+    return SourceName(document_id.split(":", 1)[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +100,8 @@ class Fact:
     scale: int  # power of ten the printed figure was multiplied by (3 = thousands, 6 = millions)
     decimals: int  # precision, XBRL-style: -3 = to the thousand, -5 = to 0.1 million, 2 = cents
     provenance: Provenance
-    basis: str = "us_gaap"  # "us_gaap" | "ifrs"
-    origin: str = "table"  # "table" | "narrative"
+    basis: Basis = Basis.US_GAAP
+    origin: Origin = Origin.TABLE
     flags: tuple[str, ...] = ()  # e.g. "suspect_decimal_separator"
 
     @property
@@ -165,10 +158,10 @@ class ListedDocument:
     """A recorded document as disclosure linking reads it (:mod:`tasks.sources.disclosure`)."""
 
     document_id: str
-    source: str
+    source: SourceName
     form: str
     category: str
-    kind: str
+    kind: str  # DocKind value; "" before extraction
     published_at: datetime
     amends_document_id: str | None = None
 
@@ -197,24 +190,59 @@ class ValidationResult:
     suite: str
     expectation: str  # a stable, human-readable name, e.g. "balance_sheet_balances"
     success: bool
-    severity: str  # "critical" | "warning" | "info"
+    severity: Severity
     observed: str  # what was seen, e.g. "total_assets 48132618000 != 48132617000"
     details: str = ""
 
 
-def select_stored_facts(facts: tuple[Fact, ...] | list[Fact]) -> list[Fact]:
-    """One fact per key: the most precise wins, a table figure beats a narrative one.
-
-    A narrative figure rounded to 0.1 million must never displace the table figure in
-    thousands it agrees with, so precision decides before order.
-    """
-    best: dict[tuple[str, date | None, date, str], Fact] = {}
-    for fact in facts:
-        current = best.get(fact.key)
-        if current is None or _rank(fact) > _rank(current):
-            best[fact.key] = fact
-    return list(best.values())
+def critical_failures(results: Iterable[ValidationResult]) -> list[str]:
+    """Names of the critical expectations that failed, sorted and once each."""
+    return sorted(
+        {r.expectation for r in results if not r.success and r.severity == Severity.CRITICAL}
+    )
 
 
-def _rank(fact: Fact) -> tuple[int, int]:
-    return (fact.decimals, 1 if fact.origin == "table" else 0)
+def quarantine_required(results: Iterable[ValidationResult]) -> bool:
+    """True when any critical expectation failed: the document must not be published."""
+    return bool(critical_failures(results))
+
+
+@dataclass(frozen=True, slots=True)
+class NewAlert:
+    """A finding to alert on; ``dedup_key`` names the finding so reruns do not repeat it."""
+
+    kind: AlertKind
+    issuer: str
+    subject: str
+    message: str
+    dedup_key: str
+    document_id: str | None = None
+    details: Mapping[str, object] = field(default_factory=dict)  # stored as JSON; no secrets
+
+
+@dataclass(frozen=True, slots=True)
+class LoadCounts:
+    """What loading one document changed."""
+
+    facts_inserted: int
+    facts_updated: int  # same key in the same document, different value or provenance
+    facts_unchanged: int
+    validations: int
+    guidance: int
+    dividends: int
+    status: Status
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDelivery:
+    """An alert not yet delivered on one channel."""
+
+    alert_id: str
+    channel: str
+    kind: AlertKind
+    issuer: str
+    subject: str
+    message: str
+    created_at: datetime
+    attempts: int  # failed attempts so far
+    last_error: str

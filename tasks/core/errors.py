@@ -1,4 +1,4 @@
-"""The pipeline's errors, each telling the caller what to do.
+"""The pipeline's errors, each telling the caller what to do (the warehouse's too).
 
 Standard library only. Transport errors split into retriable (try again later: 429, 5xx,
 timeouts, dropped connections) and fatal (retrying cannot help: bad URL, 400, 401); a throttle
@@ -56,6 +56,14 @@ class ParseError(PipelineError):
 
 class ValidationError(PipelineError):
     """Extracted data broke a critical expectation: the document is quarantined."""
+
+
+class UnknownDocumentError(LookupError):
+    """The document_id is not in the warehouse: record the document first, or check the id."""
+
+
+class NotQuarantinedError(ValueError):
+    """Only a quarantined document can be released."""
 
 
 _THROTTLE_MARKER = "request rate threshold exceeded"

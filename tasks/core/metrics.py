@@ -1,0 +1,43 @@
+"""The metric catalog: ``metrics.csv`` (package data beside this module), read here only.
+
+Every metric id the pipeline stores is a row of it: its kind (flow over a period, or an
+instant), its unit, the statement it belongs to and the labels it is printed under.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+METRICS_CSV = Path(__file__).resolve().parent / "metrics.csv"
+
+
+@dataclass(frozen=True, slots=True)
+class MetricDef:
+    """One row of metrics.csv."""
+
+    metric: str
+    kind: str  # "flow" | "instant"
+    unit: str  # CNY, CNY/share, CNY/ADS, shares, count, months, percent
+    statement: str = ""  # income, balance, cash_flow, non_gaap, operating, percent ...
+    meaning: str = ""  # what it is, then the labels it is printed under, " / " between
+
+    @property
+    def label(self) -> str:
+        """The first label it is printed under ("Net income")."""
+        return self.meaning.split(" / ")[0].strip()
+
+
+def load_metrics(path: Path = METRICS_CSV) -> dict[str, MetricDef]:
+    """Read a metrics file into metric id -> definition."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    return {r[0]: MetricDef(*r[:5]) for r in rows[1:] if r}
+
+
+@cache
+def metrics() -> dict[str, MetricDef]:
+    """The packaged metrics.csv, read once per process."""
+    return load_metrics()
