@@ -15,35 +15,29 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from storage import db, repo
+from storage import db
+from storage.documents import set_status
 from tasks import fetch
-from tasks.archive import RawArchive
-from tasks.config import DEFAULT_ISSUERS, load_settings
+from tasks.config import wiring
+from tasks.config.issuers import DEFAULT_ISSUERS
+from tasks.config.settings import load_settings
 from tasks.core.enums import Status
+from tasks.sources.archive import RawArchive
+from tasks.sources.protocol import Sources
 from tasks.sources.replay import ReplayServer, default_archive_root
 
-SOURCES = ("sec", "hkex")
 
-
-def _pass(engine: Engine, sources: fetch.Sources, archive: RawArchive) -> int:
-    """One fetch pass over every source; returns the number of new documents."""
+def _pass(engine: Engine, sources: Sources, archive: RawArchive) -> int:
+    """One fetch pass over every listed source; returns the number of new documents."""
     new = 0
     for issuer in DEFAULT_ISSUERS:
-        for source in SOURCES:
+        for source in sources.listed():
             listing = fetch.discover(engine, sources, source, issuer, date(2024, 1, 1), False)
+            new += len(fetch.record_listing(engine, source, issuer, listing))
+        for document_id in fetch.pending(engine, issuer.ticker):
+            fetch.fetch_document(engine, sources, archive, issuer.cik, document_id)
             with engine.begin() as conn:
-                repo.upsert_issuers(conn, [issuer])
-                new += len(repo.record_documents(conn, listing.refs))
-            fetch.record_listing(engine, source, issuer, listing)
-        with engine.begin() as conn:
-            pending = repo.documents_to_process(conn, issuer.ticker)
-        for document_id in pending:
-            with engine.begin() as conn:
-                ref = repo.get_document(conn, document_id)
-            files = fetch.fetch_files(engine, sources, archive, ref, issuer.cik, {})
-            with engine.begin() as conn:
-                repo.record_files(conn, document_id, files)
-                repo.set_status(conn, document_id, Status.LOADED)
+                set_status(conn, document_id, Status.LOADED)
     return new
 
 
@@ -63,7 +57,7 @@ def main() -> None:
             hkex_seconds_between_requests=0,
             sec_limiter="local",
         )
-        sources, archive = fetch.build_sources(settings), RawArchive(str(Path(tmp) / "a"))
+        sources, archive = wiring.build_sources(settings), RawArchive(str(Path(tmp) / "a"))
         started = time.perf_counter()
         new = _pass(engine, sources, archive)
         first_wall = time.perf_counter() - started

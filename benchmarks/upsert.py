@@ -3,7 +3,7 @@
     python -m benchmarks.upsert --rows 1000000 [--per-document 1000] [--repeat 1] [--url ...]
 
 Creates a scratch database on the server (FILINGS_TEST_POSTGRES_URL or the local default) and
-loads ``rows`` facts through ``storage.repo.load_document``, one transaction per document as
+loads ``rows`` facts through ``storage.load_document``, one transaction per document as
 the pipeline does. Each document's rows are also COPYed with ``storage.sql.copy_rows`` (the
 COPY load_document uses) into a scratch table with the facts' columns and no index or
 constraint (not even the foreign key): the baseline the target (within 2x) is judged on.
@@ -31,8 +31,10 @@ from functools import partial
 
 from sqlalchemy import Engine, MetaData, Table, text
 
-from storage import db, repo
-from storage.fact_upsert import COLUMNS, fact_values
+from storage import db
+from storage.documents import record_documents, upsert_issuers
+from storage.loading import load_document
+from storage.rows import FACT_COLUMNS, fact_row
 from storage.sql import copy_rows
 from tasks.core.records import DocumentRef, Fact, Issuer, Provenance
 
@@ -77,8 +79,8 @@ def _documents(engine: Engine, count: int) -> list[str]:
         for d in range(count)
     ]
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [ISSUER])
-        repo.record_documents(conn, refs)
+        upsert_issuers(conn, [ISSUER])
+        record_documents(conn, refs)
     return [r.document_id for r in refs]
 
 
@@ -114,7 +116,7 @@ def _first_load(engine: Engine, docs: Sequence[str], per_doc: int) -> dict[str, 
     now = datetime.now(UTC)
     for d, doc in enumerate(docs):
         facts = _facts(d, per_doc)
-        rows = [fact_values(f, doc, date(2020, 1, 1), now) for f in facts]
+        rows = [fact_row(f, doc, date(2020, 1, 1), now) for f in facts]
         steps = [
             ("upsert", partial(_load, engine, doc, facts, spent)),
             *((key, partial(_copy, engine, table, rows)) for key, table in tables.items()),
@@ -129,17 +131,17 @@ def _first_load(engine: Engine, docs: Sequence[str], per_doc: int) -> dict[str, 
 
 
 def _load(engine: Engine, doc: str, facts: list[Fact], spent: dict[str, float]) -> None:
-    spent["rows"] += repo.load_document(engine, doc, facts, [], quarantine=False).facts_inserted
+    spent["rows"] += load_document(engine, doc, facts, [], quarantine=False).facts_inserted
 
 
 def _copy(engine: Engine, table: Table, rows: list[tuple[object, ...]]) -> None:
     with engine.begin() as conn:
-        copy_rows(conn, table, COLUMNS, rows)
+        copy_rows(conn, table, FACT_COLUMNS, rows)
 
 
 def _copy_text(engine: Engine, table: Table, rows: list[tuple[object, ...]]) -> None:
     """COPY in text format, as storage.sql.copy_rows did before it switched to binary."""
-    names = ", ".join(COLUMNS)
+    names = ", ".join(FACT_COLUMNS)
     with engine.begin() as conn:
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         with cursor, cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
@@ -152,7 +154,7 @@ def _rerun(engine: Engine, docs: Sequence[str], per_doc: int) -> tuple[float, in
     for d, doc in enumerate(docs):
         facts = _facts(d, per_doc)
         began = time.perf_counter()
-        counts = repo.load_document(engine, doc, facts, [], quarantine=False)
+        counts = load_document(engine, doc, facts, [], quarantine=False)
         elapsed += time.perf_counter() - began
         inserted += counts.facts_inserted
     return elapsed, inserted

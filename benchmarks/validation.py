@@ -56,7 +56,7 @@ def _timed(call: Callable[[], object], repeat: int) -> list[float]:
 
 def _with_docs(name: str, facts: list[Fact], context: Context, root: Path) -> Callable[[], str]:
     """One document validated for a new run's site, then that site built (each call a run)."""
-    from tasks.docs_sites import build_data_docs
+    from tasks.runs.docs_sites import build_data_docs
     from tasks.validate import validate_facts
 
     runs = count()

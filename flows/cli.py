@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from tasks.config import Settings, load_settings, require_live_ready
+from tasks.config.settings import Settings, load_settings, require_live_ready
 from tasks.core.errors import PipelineError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
@@ -177,7 +177,7 @@ def status(
 ) -> None:
     """Last runs, documents by status and alerts not yet delivered."""
     from flows.console import status_tables
-    from tasks.status import warehouse_status
+    from tasks.runs.bookkeeping import warehouse_status
 
     try:
         engine = _warehouse()
@@ -197,7 +197,7 @@ def report(
 ) -> None:
     """Guidance versus actual per issuer, and a chart of it (PNG and HTML)."""
     from flows.console import guidance_tables
-    from tasks.report import read_guidance, write_report
+    from tasks.runs.guidance_report import read_guidance, write_report
 
     try:
         settings = load_settings()
@@ -214,9 +214,9 @@ def report(
 
 
 def _warehouse(settings: Settings | None = None) -> Any:
-    from tasks.load import open_warehouse
+    from tasks.config.wiring import warehouse
 
-    return open_warehouse((settings or load_settings()).warehouse_url)
+    return warehouse(settings or load_settings())
 
 
 def _check_issuers(settings: Settings, tickers: list[str]) -> None:
@@ -239,7 +239,7 @@ def release(
     try:
         settings = load_settings()
         _prefect_env(settings, verbose)
-        from flows.quality import release as release_flow
+        from flows.review import release as release_flow
 
         line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
                             reason=reason)  # fmt: skip
@@ -262,7 +262,7 @@ def revalidate(
         _prefect_env(settings, verbose)
         if issuer:
             _check_issuers(settings, [issuer])
-        from flows.quality import revalidate as revalidate_flow
+        from flows.review import revalidate as revalidate_flow
 
         summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)
     except PipelineError as exc:

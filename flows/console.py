@@ -12,8 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from flows import progress
-from tasks.report import GuidanceRow, quarter_label
-from tasks.status import WarehouseStatus
+from tasks.core.readouts import GuidanceRow, WarehouseStatus
+from tasks.runs.guidance_report import quarter_label
 
 
 class ProgressBars:

@@ -13,8 +13,11 @@ from typing import Any
 
 from prefect import flow, get_run_logger
 
-from tasks import alert, failures, load, status
-from tasks.config import load_settings
+from tasks import alert
+from tasks.config import wiring
+from tasks.config.settings import load_settings
+from tasks.delivery.channels import channels_from_settings
+from tasks.runs import bookkeeping, failed_runs
 
 
 @flow(name="pipeline-failure-alert", log_prints=True)
@@ -27,11 +30,11 @@ def alert_failed_runs(flow_run_id: str = "", lookback_hours: int = 24) -> list[s
         lookback_hours: How far back a sweep looks for failed runs.
     """
     settings = load_settings()
-    engine = load.open_warehouse(settings.warehouse_url)
+    engine = wiring.warehouse(settings)
     since = datetime.now(UTC) - timedelta(hours=lookback_hours)
-    runs = failures.find_failed_runs_task(since, flow_run_id or None)
-    created = failures.store_failures_task(engine, runs)
-    alert.deliver_task(engine, alert.channels_from_settings(settings))
+    runs = failed_runs.find_failed_runs_task(since, flow_run_id or None)
+    created = failed_runs.store_failures_task(engine, runs)
+    alert.deliver_task(engine, channels_from_settings(settings))
     get_run_logger().info("%d failed run(s) seen, %d new alert(s)", len(runs), len(created))
     return created
 
@@ -39,10 +42,10 @@ def alert_failed_runs(flow_run_id: str = "", lookback_hours: int = 24) -> list[s
 def on_run_failed(flow: Any, flow_run: Any, state: Any) -> None:
     """Flow hook (on_failure, on_crashed): store and send the run's failure alert now."""
     settings = load_settings()
-    engine = load.open_warehouse(settings.warehouse_url)
+    engine = wiring.warehouse(settings)
     try:
-        failures.store_failures(engine, [failures.failed_run(flow_run, flow.name, state)])
-        status.fail_runs_of(engine, str(flow_run.id))
-        alert.deliver_pending(engine, alert.channels_from_settings(settings))
+        failed_runs.store_failures(engine, [failed_runs.failed_run(flow_run, flow.name, state)])
+        bookkeeping.fail_runs_of(engine, str(flow_run.id))
+        alert.deliver_pending(engine, channels_from_settings(settings))
     finally:
         engine.dispose()

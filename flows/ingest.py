@@ -14,23 +14,29 @@ from prefect import flow, get_run_logger
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
-from flows import progress, reporting
+from flows import progress
 from flows.failures import on_run_failed
-from tasks import alert, docs_sites, extract, fetch, load, validate
-from tasks.archive import RawArchive
-from tasks.config import Settings, load_settings
+from tasks import alert, extract, fetch, load, validate
+from tasks.config import wiring
+from tasks.config.issuers import select_issuers
+from tasks.config.settings import load_settings
 from tasks.core.enums import Status
-from tasks.core.errors import PipelineError
-from tasks.core.records import Issuer
-from tasks.summary import RunSummary
+from tasks.core.records import Issuer, document_source
+from tasks.delivery.channels import channels_from_settings
+from tasks.runs import bookkeeping, docs_sites
+from tasks.runs.summary import RunSummary
+from tasks.sources.archive import RawArchive
+from tasks.sources.protocol import Sources
 
-SourceName = Literal["sec", "hkex"]
+# The sources a pass may be asked to list, spelled out for Prefect's parameter form (the UI
+# offers these values); a test checks they are the registry's listed sources.
+ListedSource = Literal["sec", "hkex"]
 
 
 @flow(name="ingest", log_prints=True, on_failure=[on_run_failed], on_crashed=[on_run_failed])
 def ingest(
     issuers: list[str] | None = None,
-    sources: list[SourceName] | None = None,
+    sources: list[ListedSource] | None = None,
     since: date | None = None,
     force: bool = False,
 ) -> RunSummary:
@@ -44,42 +50,30 @@ def ingest(
         force: Process again documents already loaded (after a parser fix).
     """
     settings = load_settings()
-    engine = load.open_warehouse(settings.warehouse_url)
-    clients = fetch.build_sources(settings)
-    archive = RawArchive(settings.archive_root)
+    engine = wiring.warehouse(settings)
+    clients = wiring.build_sources(settings)
+    archive = wiring.raw_archive(settings)
     summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
-    chosen = _select(settings, issuers)
-    run = reporting.begin(engine)
+    chosen = select_issuers(settings.issuers(), issuers)
+    run = bookkeeping.begin(engine)
     for issuer in chosen:
-        for source in sources or ["sec", "hkex"]:
+        for source in sources or clients.listed():
             _discover(engine, clients, summary, source, issuer, since or settings.since, since)
-        pending = load.pending(engine, issuer.ticker, force=force)
-        todo = fetch.processable(engine, pending)
+        todo = fetch.pending(engine, issuer.ticker, force=force)
         progress.start(len(todo), issuer.ticker)
         for document_id in todo:
             _process(engine, clients, archive, summary, issuer, document_id)
             progress.advance(document_id)
     summary.data_docs = build_run_docs(Path(summary.data_docs_dir), settings.data_docs_keep_days)
-    summary.alerts_delivered = alert.deliver_task(engine, alert.channels_from_settings(settings))
-    reporting.finish(engine, run, summary, [i.ticker for i in chosen])
+    summary.alerts_delivered = alert.deliver_task(engine, channels_from_settings(settings))
+    bookkeeping.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
     return summary
 
 
-def _select(settings: Settings, tickers: list[str] | None) -> list[Issuer]:
-    configured = settings.issuers()
-    if not tickers:
-        return list(configured)
-    wanted = {t.upper() for t in tickers}
-    unknown = wanted - {i.ticker for i in configured}
-    if unknown:
-        raise PipelineError(f"unknown issuer(s) {sorted(unknown)}: add them to the issuers file")
-    return [i for i in configured if i.ticker in wanted]
-
-
 def _discover(
     engine: Engine,
-    clients: fetch.Sources,
+    clients: Sources,
     summary: RunSummary,
     source: str,
     issuer: Issuer,
@@ -95,48 +89,36 @@ def _discover(
         return
     listing = state.result()
     summary.found += len(listing.items)
-    summary.new += len(load.register(engine, issuer, listing.refs))
-    fetch.record_listing(engine, source, issuer, listing)
+    summary.new += len(fetch.record_listing(engine, source, issuer, listing))
 
 
 def _process(
     engine: Engine,
-    clients: fetch.Sources,
+    clients: Sources,
     archive: RawArchive,
     summary: RunSummary,
     issuer: Issuer,
     document_id: str,
 ) -> None:
-    paused = fetch.pause_reason(engine, document_id.split(":", 1)[0], fetch.utcnow())
+    paused = fetch.pause_reason(engine, document_source(document_id), fetch.utcnow())
     if paused:  # left pending: the first run after the pause fetches it
         if not any(paused in failure for failure in summary.source_failures):
             summary.source_failures.append(f"{issuer.ticker} {paused}")
         return
     try:
-        ref = load.document_ref(engine, document_id)
-        files = fetch.fetch_files_task(
-            engine, clients, archive, ref, issuer.cik, load.stored_files(engine, document_id)
+        files = fetch.fetch_task(engine, clients, archive, issuer.cik, document_id)
+        extraction = extract.extract_document_task(document_id, files, issuer.ticker)
+        checks = validate.validate_document_task(
+            engine, document_id, extraction, summary.data_docs_dir
         )
-        load.save_files(engine, document_id, files)
-        result = extract.extract_document_task(
-            document_id, fetch.read_files(archive, files), issuer.ticker
-        )
-        checks = validate.validate_document_task(engine, document_id, result, summary.data_docs_dir)
-        quarantine = validate.quarantine_required(checks)
-        counts = load.load_task(
-            engine, document_id, result.facts, checks, quarantine, str(result.kind),
-            guidance=result.guidance, dividends=result.dividends,
-        )  # fmt: skip
-        created = alert.store_alerts_task(
-            engine, alert.data_quality_alerts(issuer.ticker, document_id, checks)
-        )
-        # Restatements and guidance outcomes are read from the warehouse after the load.
-        created += alert.findings_alerts_task(engine, issuer.ticker, document_id)
+        counts = load.load_task(engine, document_id, extraction, checks)
+        created = alert.alert_document_task(engine, issuer.ticker, document_id, checks)
     except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
-        load.mark(engine, document_id, Status.FAILED, _one_line(exc))
+        load.mark_failed(engine, document_id, _one_line(exc))
         summary.failed.append(f"{document_id}: {_one_line(exc)}")
         return
-    summary.add_document(document_id, counts.facts_inserted, checks, quarantine, len(created))
+    quarantined = counts.status is Status.QUARANTINED
+    summary.add_document(document_id, counts.facts_inserted, checks, quarantined, len(created))
 
 
 def build_run_docs(docs_site: Path, keep_days: int) -> str:
@@ -168,19 +150,18 @@ def ingest_local(paths: list[str], issuer: str = "QFIN") -> RunSummary:
         issuer: Ticker the files belong to.
     """
     settings = load_settings()
-    engine = load.open_warehouse(settings.warehouse_url)
-    archive = RawArchive(settings.archive_root)
-    clients = fetch.build_sources(settings)
-    (chosen,) = _select(settings, [issuer])
+    engine = wiring.warehouse(settings)
+    archive = wiring.raw_archive(settings)
+    clients = wiring.build_sources(settings)
+    (chosen,) = select_issuers(settings.issuers(), [issuer])
     summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
     progress.start(len(paths), "local files")
     for path in paths:
-        ref, stored = fetch.archive_local_file(archive, chosen, Path(path))
+        document_id, new = fetch.ingest_local_file(engine, archive, chosen, Path(path))
         summary.found += 1
-        summary.new += len(load.register(engine, chosen, [ref]))
-        load.save_files(engine, ref.document_id, [stored])
-        _process(engine, clients, archive, summary, chosen, ref.document_id)
+        summary.new += int(new)
+        _process(engine, clients, archive, summary, chosen, document_id)
         progress.advance(Path(path).name)
     summary.data_docs = build_run_docs(Path(summary.data_docs_dir), settings.data_docs_keep_days)
-    summary.alerts_delivered = alert.deliver_task(engine, alert.channels_from_settings(settings))
+    summary.alerts_delivered = alert.deliver_task(engine, channels_from_settings(settings))
     return summary

@@ -8,8 +8,10 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.engine import URL, Connection, make_url
+
+from storage.schema import TABLES
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -79,3 +81,15 @@ def migrate(engine: Engine, revision: str = "head") -> None:
             # the second waits here, then finds the schema at head.
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
         command.upgrade(alembic_config(connection), revision)
+
+
+def open_warehouse(url: str | URL) -> Engine:
+    """An engine on a warehouse migrated to the current schema."""
+    engine = make_engine(url)
+    migrate(engine)
+    return engine
+
+
+def table_counts(conn: Connection) -> dict[str, int]:
+    """Row count of every warehouse table (to check that a rerun changes nothing)."""
+    return {t.name: conn.execute(select(func.count()).select_from(t)).scalar_one() for t in TABLES}

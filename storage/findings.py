@@ -7,60 +7,18 @@ give the same answer on a rerun; the alert stage turns them into alerts with sta
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import and_, select
 from sqlalchemy.engine import Connection, Row
 
 from storage.schema import documents, facts, guidance
 from storage.views import GUIDANCE_VS_ACTUAL
+from tasks.core.enums import Basis, VersusGuidance
 from tasks.core.precision import differs, keeps
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """One report of a value, as facts_history has it."""
-
-    value: Decimal
-    decimals: int
-    unit: str
-    document_id: str
-    reported_on: date
-
-
-@dataclass(frozen=True, slots=True)
-class Restatement:
-    """A later report that disagrees with the value shown until then, beyond rounding."""
-
-    issuer: str
-    metric: str
-    period_start: date | None
-    period_end: date
-    basis: str
-    before: Report
-    after: Report
-
-
-@dataclass(frozen=True, slots=True)
-class GuidanceOutcome:
-    """A guided period whose actual has arrived (a row of guidance_vs_actual, plus dates)."""
-
-    issuer: str
-    metric: str
-    period_start: date
-    period_end: date
-    low: Decimal | None
-    high: Decimal | None
-    unit: str
-    issued_on: date
-    actual: Decimal
-    actual_decimals: int | None
-    outcome: str  # above | within | below
-    variance_pct: Decimal | None
-    guidance_document_id: str
-    actual_document_id: str
+from tasks.core.readouts import GuidanceOutcome, GuidanceRow, Report, Restatement
 
 
 def restatements(conn: Connection, document_id: str) -> list[Restatement]:
@@ -86,7 +44,7 @@ def restatements(conn: Connection, document_id: str) -> list[Restatement]:
     return found
 
 
-_Key = tuple[str, str, date | None, date, str]
+_Key = tuple[str, str, date | None, date, Basis]
 
 
 def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
@@ -118,10 +76,23 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
     )
     histories: dict[_Key, list[Report]] = {}
     for r in conn.execute(stmt):
-        key = (r.issuer, r.metric, r.period_start, r.period_end, r.basis)
+        key = (r.issuer, r.metric, r.period_start, r.period_end, Basis(r.basis))
         report = Report(r.value, r.decimals, r.unit, r.document_id, r.reported_on)
         histories.setdefault(key, []).append(report)
     return histories
+
+
+def guidance_rows(conn: Connection, issuers: Sequence[str] = ()) -> list[GuidanceRow]:
+    """The guidance_vs_actual view by issuer, metric and period (all issuers when none named)."""
+    v = GUIDANCE_VS_ACTUAL
+    stmt = select(v).order_by(v.c.issuer, v.c.metric, v.c.period_end, v.c.period_start)
+    if issuers:
+        stmt = stmt.where(v.c.issuer.in_([i.upper() for i in issuers]))
+    return [_guidance_row(r._mapping) for r in conn.execute(stmt)]
+
+
+def _guidance_row(m: Any) -> GuidanceRow:
+    return GuidanceRow(**{**m, "outcome": VersusGuidance(m["outcome"])})
 
 
 def guidance_outcomes(conn: Connection, issuers: Sequence[str]) -> list[GuidanceOutcome]:
@@ -184,7 +155,7 @@ def _outcome(r: Row[tuple[object, ...]]) -> GuidanceOutcome:
         issued_on=m["issued_on"],
         actual=m["actual"],
         actual_decimals=m["decimals"],
-        outcome=m["outcome"],
+        outcome=VersusGuidance(m["outcome"]),
         variance_pct=None if variance is None else Decimal(str(variance)),
         guidance_document_id=m["guidance_document_id"],
         actual_document_id=m["actual_document_id"],

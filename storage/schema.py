@@ -24,6 +24,7 @@ from sqlalchemy import (
 )
 
 from storage.types import ExactDecimal, UtcDateTime
+from tasks.core.enums import AlertKind, DeliveryStatus, Status
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -34,9 +35,10 @@ NAMING = {
 }
 metadata = MetaData(naming_convention=NAMING)
 
-DOCUMENT_STATUSES = ("fetched", "extracted", "validated", "loaded", "quarantined", "failed")
-ALERT_KINDS = ("data_quality", "guidance_variance", "restatement", "pipeline_failure")
-DELIVERY_STATUSES = ("pending", "delivered", "failed")
+# The CHECK lists come from the enums (the migrations keep the lists they created, as history).
+DOCUMENT_STATUSES = tuple(s.value for s in Status)
+ALERT_KINDS = tuple(k.value for k in AlertKind)
+DELIVERY_STATUSES = tuple(s.value for s in DeliveryStatus)
 # NULL period_start (instants) must still collide in the unique index: both databases treat
 # NULLs as distinct, so the index uses this sentinel instead.
 NO_PERIOD_START = "0001-01-01"
@@ -50,7 +52,7 @@ def _in(column: str, values: tuple[str, ...]) -> str:
 
 
 def _provenance() -> list[Column[str]]:
-    """Where a value was read (tasks.models.Provenance)."""
+    """Where a value was read (tasks.core.records.Provenance)."""
     return [
         Column("file", Text, nullable=False, server_default=""),
         Column("locator", Text, nullable=False, server_default=""),

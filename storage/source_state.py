@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -18,38 +17,10 @@ from sqlalchemy.engine import Connection
 
 from storage.schema import document_files, documents, http_cache, source_state
 from storage.sql import insert, utcnow
+from tasks.core.readouts import CachedPage, DocumentMeta, Pause
 from tasks.core.records import ListedDocument
 
 ALL_SCOPES = "*"
-
-
-@dataclass(frozen=True, slots=True)
-class Pause:
-    """A source blocked until ``until`` (timezone-aware UTC) for ``reason``."""
-
-    until: datetime
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class CachedPage:
-    """Validators of a revalidated page and the archived object holding its body."""
-
-    url: str
-    etag: str
-    last_modified: str
-    sha256: str
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentMeta:
-    """What a listing says about a document, kept up to date on every listing."""
-
-    document_id: str
-    title: str
-    category: str = ""
-    is_cancelled: bool = False
-    headline_revised: bool = False
 
 
 def _upsert_state(conn: Connection, source: str, scope: str, **values: Any) -> None:

@@ -1,10 +1,11 @@
-"""Fetch stage: list what each source has for an issuer, and download new documents' files.
+"""Fetch stage: what every source shares, around the :class:`~tasks.sources.protocol.Source`.
 
 Listing is incremental: a cursor per source and issuer in the warehouse (``source_state``)
 means a no-op run asks SEC and HKEx one question each. Downloads go into the raw archive;
-immutable files (EDGAR Archives documents, HKEx PDFs) are never fetched twice, filing index
-pages are revalidated with If-Modified-Since, and SEC's rate-limit block pauses the source
-for every run on this warehouse until it is over.
+immutable files (EDGAR Archives documents, HKEx PDFs) are never fetched twice, pages that may
+change (filing indexes) are revalidated with If-Modified-Since, and a rate-limit block pauses
+the source for every run on this warehouse until it is over. Nothing here knows which source
+it is talking to.
 """
 
 from __future__ import annotations
@@ -17,19 +18,18 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Connection, Engine
 
+from storage import documents
 from storage import source_state as state
-from tasks import urls
-from tasks.archive import RawArchive
-from tasks.core.enums import SourceName
+from tasks.core.enums import SourceName, Status
 from tasks.core.errors import ConfigError, RateLimitedError
+from tasks.core.readouts import CachedPage, DocumentMeta
 from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
-from tasks.retry import RETRY_DELAYS, RETRY_JITTER, only_transient
-from tasks.sources import disclosure, edgar, edgar_feed, hkex
-from tasks.sources.clients import Sources, build_sources
+from tasks.sources import disclosure
+from tasks.sources.archive import RawArchive
 from tasks.sources.listing import Listing
-
-__all__ = ["Sources", "build_sources"]
-HONG_KONG = hkex.HONG_KONG
+from tasks.sources.local import archive_local_file
+from tasks.sources.protocol import Source, Sources
+from tasks.sources.retry import RETRY_DELAYS, RETRY_JITTER, only_transient
 
 
 def utcnow() -> datetime:
@@ -47,10 +47,10 @@ def pause_reason(engine: Engine, source: str, now: datetime) -> str:
     return f"{source} paused until {until} ({pause.reason}); skipped, the next run resumes"
 
 
-def _check_ready(engine: Engine, sources: Sources, source: str, now: datetime) -> None:
-    if source == "sec" and sources.missing_identity:
-        raise ConfigError(sources.missing_identity)
-    reason = pause_reason(engine, source, now)
+def _check_ready(engine: Engine, source: Source, now: datetime) -> None:
+    if source.refusal():
+        raise ConfigError(source.refusal())
+    reason = pause_reason(engine, source.name, now)
     if reason:
         raise RateLimitedError(reason, pause_seconds=0)
 
@@ -68,15 +68,15 @@ def discover(
 ) -> Listing:
     """What the source lists for the issuer: everything from ``since`` when ``explicit``
     (a backfill), else what is new since the stored cursor (a first run starts at ``since``)."""
-    now = utcnow()
-    _check_ready(engine, sources, source, now)
+    now, chosen = utcnow(), sources[source]
+    _check_ready(engine, chosen, now)
     with engine.begin() as conn:
-        stored = state.read_cursor(conn, source, issuer.ticker)
+        stored = state.read_cursor(conn, chosen.name, issuer.ticker)
     cursor = {k: v for k, v in stored.items() if k == "stock_id"} if explicit else stored
     try:
-        listing = _list(sources, source, issuer, since, cursor, now)
+        listing = chosen.discover(issuer, since, cursor, now)
     except RateLimitedError as exc:
-        _pause(engine, source, exc, now, sources.pause_minutes)
+        _pause(engine, chosen.name, exc, now, sources.pause_minutes)
         raise
     covered = [c for c in (stored.get("covered_from"), listing.cursor.get("covered_from")) if c]
     if covered:  # what any run has listed back to stays covered
@@ -84,46 +84,17 @@ def discover(
     return listing
 
 
-def _list(
-    sources: Sources,
-    source: str,
-    issuer: Issuer,
-    since: date,
-    cursor: Mapping[str, str],
-    now: datetime,
-) -> Listing:
-    if source == "sec":
-        extra = []
-        if sources.sec_latest_feed:
-            extra = edgar_feed.parse_feed(sources.edgar.latest_feed(), issuer.cik)
-        return edgar.list_edgar(
-            sources.edgar, issuer, since, sources.sec_archives_url, cursor, extra
-        )
-    if source == "hkex":
-        until = now.astimezone(HONG_KONG).date()
-        return hkex.list_hkex(
-            sources.hkex,
-            issuer,
-            since,
-            until,
-            sources.hkex_url,
-            sources.hkex_language,
-            cursor,
-            sources.hkex_overlap_days,
-        )
-    raise ValueError(f"unknown source {source!r}: expected 'sec' or 'hkex'")
-
-
-def record_listing(engine: Engine, source: str, issuer: Issuer, listing: Listing) -> None:
-    """After the documents are registered: their metadata, amendment and disclosure links,
-    and the cursor (stored last, so a failure means the next run lists again)."""
+def record_listing(engine: Engine, source: str, issuer: Issuer, listing: Listing) -> list[str]:
+    """Record the listed documents (returning the ids new to the warehouse), their metadata,
+    amendment and disclosure links, and the cursor, in one transaction (a failure means the
+    next run lists again)."""
     with engine.begin() as conn:
+        documents.upsert_issuers(conn, [issuer])
+        new = documents.record_documents(conn, listing.refs)
         state.update_metadata(
             conn,
             [
-                state.DocumentMeta(
-                    i.ref.document_id, i.ref.title, i.category, i.cancelled, i.revised
-                )
+                DocumentMeta(i.ref.document_id, i.ref.title, i.category, i.cancelled, i.revised)
                 for i in listing.items
             ],
         )
@@ -131,7 +102,8 @@ def record_listing(engine: Engine, source: str, issuer: Issuer, listing: Listing
             conn, {i.ref.document_id: i.amends for i in listing.items if i.amends}
         )
         link_disclosures(conn, issuer.ticker)
-        state.write_cursor(conn, source, issuer.ticker, listing.cursor)
+        state.write_cursor(conn, SourceName(source), issuer.ticker, listing.cursor)
+    return new
 
 
 def link_disclosures(conn: Connection, issuer: str) -> None:
@@ -140,34 +112,29 @@ def link_disclosures(conn: Connection, issuer: str) -> None:
     state.set_disclosures(conn, disclosure.links(issuer, docs))
 
 
-def processable(engine: Engine, document_ids: Sequence[str]) -> list[str]:
-    """``document_ids`` without the ones their source cancelled (kept, never extracted)."""
+def pending(engine: Engine, issuer: str, force: bool = False) -> list[str]:
+    """Documents of the issuer still to process (new, or failed before), without the ones
+    their source cancelled (kept, never extracted); ``force``: every document again."""
     with engine.begin() as conn:
-        cancelled = state.cancelled_ids(conn, document_ids)
-    return [d for d in document_ids if d not in cancelled]
+        todo = documents.documents_to_process(conn, issuer, force=force)
+        cancelled = state.cancelled_ids(conn, todo)
+    return [d for d in todo if d not in cancelled]
 
 
 def source_files(
-    engine: Engine, sources: Sources, archive: RawArchive, ref: DocumentRef, cik: str
+    engine: Engine,
+    sources: Sources,
+    archive: RawArchive,
+    ref: DocumentRef,
+    cik: str,
+    archived: Sequence[StoredFile] = (),
 ) -> tuple[SourceFile, ...]:
-    """The files of a document worth downloading (EDGAR: primary + EX-99.x, by Type)."""
-    if ref.source == "hkex":
-        return ref.files or (SourceFile(ref.url.rsplit("/", 1)[-1], ref.url, "PDF"),)
-    if ref.source != "sec":
-        return ref.files
-    url = edgar_index_url(sources, cik, ref.source_id)
-    page = revalidate(engine, archive, sources.edgar, url)
-    return edgar.wanted_files(
-        edgar.parse_filing_index(page.decode("utf-8", "replace"), sources.sec_archives_url)
-    )
+    """The files of a document worth downloading, as its source names them."""
+    source = sources[ref.source]
+    return source.files(ref, cik, lambda url: revalidate(engine, archive, source, url), archived)
 
 
-def edgar_index_url(sources: Sources, cik: str, accession: str) -> str:
-    """The ``-index.htm`` URL of a filing."""
-    return urls.sec_filing_index(sources.sec_archives_url, cik, accession)
-
-
-def revalidate(engine: Engine, archive: RawArchive, client: edgar.EdgarClient, url: str) -> bytes:
+def revalidate(engine: Engine, archive: RawArchive, source: Source, url: str) -> bytes:
     """A page that may change: ask with If-Modified-Since, reuse the archived body on 304."""
     with engine.begin() as conn:
         cached = state.cached_page(conn, url)
@@ -177,11 +144,11 @@ def revalidate(engine: Engine, archive: RawArchive, client: edgar.EdgarClient, u
             headers["If-Modified-Since"] = cached.last_modified
         if cached.etag:
             headers["If-None-Match"] = cached.etag
-    response = client.fetch(url, headers)
+    response = source.fetch(url, headers)
     if response.status == 304 and cached is not None and headers:
         return archive.get(cached.sha256)
     sha = archive.put(response.content, url=url, headers=response.headers)
-    page = state.CachedPage(
+    page = CachedPage(
         url, response.headers.get("ETag", ""), response.headers.get("Last-Modified", ""), sha
     )
     with engine.begin() as conn:
@@ -198,25 +165,20 @@ def fetch_files(
     already: Mapping[str, StoredFile],
 ) -> list[StoredFile]:
     """Download the document's files not yet archived; return every file it has."""
-    if ref.source == "local":
-        return list(already.values())  # dropped in by hand: archived when it was ingested
-    now = utcnow()
-    _check_ready(engine, sources, ref.source, now)
+    now, source = utcnow(), sources[ref.source]
+    _check_ready(engine, source, now)
     try:
-        return [
-            _fetch_one(engine, sources, archive, ref, item, already)
-            for item in source_files(engine, sources, archive, ref, cik)
-        ]
+        wanted = source_files(engine, sources, archive, ref, cik, list(already.values()))
+        return [_fetch_one(engine, source, archive, item, already) for item in wanted]
     except RateLimitedError as exc:
-        _pause(engine, ref.source, exc, now, sources.pause_minutes)
+        _pause(engine, source.name, exc, now, sources.pause_minutes)
         raise
 
 
 def _fetch_one(
     engine: Engine,
-    sources: Sources,
+    source: Source,
     archive: RawArchive,
-    ref: DocumentRef,
     item: SourceFile,
     already: Mapping[str, StoredFile],
 ) -> StoredFile:
@@ -231,8 +193,7 @@ def _fetch_one(
     if sha is not None:
         size = previous.size if previous and previous.sha256 == sha else len(archive.get(sha))
     else:
-        client = sources.edgar if ref.source == "sec" else sources.hkex
-        response = client.fetch(item.url)
+        response = source.fetch(item.url)
         sha, size = (
             archive.put(response.content, url=item.url, headers=response.headers),
             len(response.content),
@@ -240,11 +201,36 @@ def _fetch_one(
     return StoredFile(name=item.name, url=item.url, sha256=sha, size=size, doc_type=item.doc_type)
 
 
-def read_files(archive: RawArchive, files: Sequence[StoredFile]) -> list[tuple[StoredFile, bytes]]:
-    """The archived bytes of each file (re-extraction never re-downloads)."""
+def fetch_document(
+    engine: Engine, sources: Sources, archive: RawArchive, cik: str, document_id: str
+) -> list[tuple[StoredFile, bytes]]:
+    """Download what the recorded document still lacks, record its files (status ``fetched``)
+    and return them with their archived bytes (re-extraction never re-downloads)."""
+    with engine.begin() as conn:
+        ref = documents.get_document(conn, document_id)
+        already = {f.name: f for f in documents.document_files(conn, document_id)}
+    files = fetch_files(engine, sources, archive, ref, cik, already)
+    with engine.begin() as conn:
+        documents.record_files(conn, document_id, files)
+        documents.set_status(conn, document_id, Status.FETCHED)
     return [(f, archive.get(f.sha256)) for f in files]
 
 
+def ingest_local_file(
+    engine: Engine, archive: RawArchive, issuer: Issuer, path: Path
+) -> tuple[str, bool]:
+    """Archive a hand-dropped file and record it as a ``local`` document with its file;
+    return its id and whether it is new to the warehouse."""
+    ref, stored = archive_local_file(archive, issuer, path)
+    with engine.begin() as conn:
+        documents.upsert_issuers(conn, [issuer])
+        new = documents.record_documents(conn, [ref])
+        documents.record_files(conn, ref.document_id, [stored])
+    return ref.document_id, bool(new)
+
+
+# Transport errors a retry can fix are retried with growing, jittered delays; a rate block,
+# a missing file or a bad answer is not (tasks.sources.retry).
 discover_task = task(
     name="discover",
     cache_policy=NO_CACHE,
@@ -253,32 +239,11 @@ discover_task = task(
     retry_jitter_factor=RETRY_JITTER,
     retry_condition_fn=only_transient,
 )(discover)
-fetch_files_task = task(
-    name="fetch-files",
+fetch_task = task(
+    name="fetch",
     cache_policy=NO_CACHE,
     retries=3,
     retry_delay_seconds=RETRY_DELAYS,
     retry_jitter_factor=RETRY_JITTER,
     retry_condition_fn=only_transient,
-)(fetch_files)
-
-
-def archive_local_file(
-    archive: RawArchive, issuer: Issuer, path: Path
-) -> tuple[DocumentRef, StoredFile]:
-    """Store a hand-dropped file and describe it as a ``local`` document (keyed by content)."""
-    content = path.read_bytes()
-    url = path.resolve().as_uri()
-    sha = archive.put(content, url=url, headers={})
-    ref = DocumentRef(
-        source=SourceName.LOCAL,
-        source_id=sha[:16],
-        issuer=issuer.ticker,
-        form="local",
-        title=path.name,
-        published_at=datetime.now(UTC),
-        url=url,
-        files=(SourceFile(name=path.name, url=url, doc_type=path.suffix.lstrip(".").upper()),),
-    )
-    stored = StoredFile(name=path.name, url=url, sha256=sha, size=len(content), doc_type="local")
-    return ref, stored
+)(fetch_document)

@@ -11,7 +11,7 @@ Data Docs sites (one per run, built at its end) are kept by ``tasks.docs_sites``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,47 +20,22 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
-from storage import quality
-from tasks.core.enums import Status
+from storage import documents, quality
+from storage import facts as facts_store
 from tasks.core.errors import NotQuarantinedError, ValidationError
-from tasks.core.records import Extraction, Fact, ValidationResult, quarantine_required
+from tasks.core.readouts import Release
+from tasks.core.records import (
+    Extraction,
+    Fact,
+    Revalidation,
+    ValidationResult,
+    quarantine_required,
+)
 
 if TYPE_CHECKING:
     from expectations.rules import Context
 
 _PRIOR_DAYS = 400  # a full year's quarters, whatever the document's latest period
-
-
-@dataclass(frozen=True, slots=True)
-class Revalidation:
-    """One stored document validated again."""
-
-    document_id: str
-    issuer: str
-    results: list[ValidationResult]
-    status: Status
-
-
-@dataclass
-class QualitySummary:
-    """What a revalidate run did, for the person who started it."""
-
-    documents: list[Revalidation] = field(default_factory=list)
-    alerts_raised: int = 0
-    data_docs: str = ""  # link to this run's Data Docs index; "" when none was built
-
-    def render(self) -> str:
-        """A short plain-text summary."""
-        failed = sum(1 for d in self.documents for r in d.results if not r.success)
-        lines = [
-            f"revalidated: {len(self.documents)} document(s), {failed} failed expectation(s)",
-            f"alerts: {self.alerts_raised} raised",
-        ]
-        held = [d.document_id for d in self.documents if d.status is Status.QUARANTINED]
-        lines += [f"quarantined: {d}" for d in held]
-        if self.data_docs:
-            lines.append(f"data docs: {self.data_docs}")
-        return "\n".join(lines)
 
 
 def validate_facts(
@@ -99,14 +74,14 @@ def gather_context(
     from expectations.rules import Context, Sourced
 
     with engine.begin() as conn:
-        info = quality.document_info(conn, document_id)
+        info = documents.document_info(conn, document_id)
         prior: list[tuple[str, Fact]] = []
         if facts:
             ends = [f.period_end for f in facts]
             since = min(ends) - timedelta(days=_PRIOR_DAYS)
-            prior = quality.prior_facts(conn, info.issuer, document_id, since, max(ends))
+            prior = facts_store.prior_facts(conn, info.issuer, document_id, since, max(ends))
         companions = quality.companion_documents(conn, info)
-        their_facts = quality.stored_facts(conn, companions)
+        their_facts = facts_store.stored_facts(conn, companions)
         their_dividends = quality.stored_dividends(conn, companions)
     own = Context.of_extraction(document_id, extraction) if extraction else None
     return replace(
@@ -145,8 +120,8 @@ def revalidate_document(
     """
 
     with engine.begin() as conn:
-        info = quality.document_info(conn, document_id)
-        facts = [f for _, f in quality.stored_facts(conn, [document_id])]
+        info = documents.document_info(conn, document_id)
+        facts = [f for _, f in facts_store.stored_facts(conn, [document_id])]
         guidance = tuple(quality.stored_guidance(conn, document_id))
         dividends = tuple(d for _, d in quality.stored_dividends(conn, [document_id]))
         earlier = quality.stored_results(conn, document_id, _text_only_checks())
@@ -203,7 +178,7 @@ def revalidation_targets(
 
 def release_document(
     engine: Engine, document_id: str, released_by: str, reason: str = ""
-) -> quality.Release:
+) -> Release:
     """Let a quarantined document into facts_latest, recording who and when."""
     if not released_by.strip():
         raise ValidationError("say who releases the document: --by NAME")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tasks.config import load_settings, require_live_ready
+from tasks.config.settings import load_settings, require_live_ready
 from tasks.core.errors import (
     ConfigError,
     FatalTransportError,
@@ -11,7 +11,7 @@ from tasks.core.errors import (
     RetriableTransportError,
     classify_status,
 )
-from tasks.http import RateLimiter
+from tasks.sources.http import RateLimiter
 
 
 @pytest.mark.parametrize(

@@ -195,6 +195,16 @@ class ValidationResult:
     details: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Revalidation:
+    """One stored document validated again."""
+
+    document_id: str
+    issuer: str
+    results: list[ValidationResult]
+    status: Status
+
+
 def critical_failures(results: Iterable[ValidationResult]) -> list[str]:
     """Names of the critical expectations that failed, sorted and once each."""
     return sorted(
@@ -207,12 +217,15 @@ def quarantine_required(results: Iterable[ValidationResult]) -> bool:
     return bool(critical_failures(results))
 
 
+ALL_ISSUERS = "*"  # the issuer of an alert about no one issuer (a failed run)
+
+
 @dataclass(frozen=True, slots=True)
 class NewAlert:
     """A finding to alert on; ``dedup_key`` names the finding so reruns do not repeat it."""
 
     kind: AlertKind
-    issuer: str
+    issuer: str  # a ticker, or ALL_ISSUERS
     subject: str
     message: str
     dedup_key: str

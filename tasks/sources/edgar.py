@@ -1,12 +1,12 @@
 """SEC EDGAR: list an issuer's 6-K filings and the files that make them up.
 
-Parsers here are pure (submissions JSON, ``-index.htm``); :class:`HttpEdgarClient` is the one
-thing that talks to SEC, through :mod:`tasks.http` and URLs from :mod:`tasks.urls`.
+Pure: the submissions JSON and ``-index.htm`` parsers and the listing logic work on what an
+:class:`EdgarClient` answers. The client that talks to SEC, and EDGAR as a source, are in
+:mod:`tasks.sources.edgar_source`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -15,11 +15,11 @@ from zoneinfo import ZoneInfo
 
 import lxml.html
 
-from tasks import urls
 from tasks.core.enums import SourceName
 from tasks.core.errors import ParseError
 from tasks.core.records import DocumentRef, Issuer, SourceFile
-from tasks.http import HttpClient, Response
+from tasks.sources import urls
+from tasks.sources.http import Response
 from tasks.sources.listing import Listed, Listing, from_iso, iso
 
 EASTERN = ZoneInfo("America/New_York")
@@ -249,45 +249,3 @@ def amendment_links(rows: Sequence[FilingRow]) -> dict[str, str]:
         if chosen:
             links[row.accession] = chosen[0].accession
     return links
-
-
-class HttpEdgarClient:
-    """EDGAR over HTTP, at the URLs configured (real SEC, a mirror, or the replay server)."""
-
-    def __init__(self, http: HttpClient, data_url: str, archives_url: str) -> None:
-        self._http = http
-        self._data_url = data_url
-        self.archives_url = archives_url
-        self._feed: bytes | None = None
-
-    def submissions(self, cik: str) -> Mapping[str, Any]:
-        """The submissions JSON of one company."""
-        return _json(self._http.get(urls.sec_submissions(self._data_url, cik)))
-
-    def submissions_page(self, name: str) -> Mapping[str, Any]:
-        """An older-filings page."""
-        return _json(self._http.get(urls.sec_submissions_page(self._data_url, name)))
-
-    def filing_index(self, cik: str, accession: str) -> str:
-        """The ``-index.htm`` page of one filing."""
-        return self._http.get(urls.sec_filing_index(self.archives_url, cik, accession)).text()
-
-    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
-        """One Archives file (``headers`` for a conditional request)."""
-        return self._http.get(url, headers)
-
-    def latest_feed(self) -> bytes:
-        """The "latest filings" Atom feed of 6-Ks (asked once per client, i.e. once per run)."""
-        if self._feed is None:
-            self._feed = self._http.get(urls.sec_latest_filings_atom(self.archives_url)).content
-        return self._feed
-
-
-def _json(response: Response) -> Mapping[str, Any]:
-    try:
-        data = json.loads(response.content)
-    except ValueError:
-        raise ParseError(f"{response.url}: not JSON (truncated or an error page?)") from None
-    if not isinstance(data, Mapping):
-        raise ParseError(f"{response.url}: JSON is not an object")
-    return data

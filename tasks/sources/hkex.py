@@ -1,8 +1,8 @@
 """HKEXnews: resolve an issuer's stockId and list its announcements by title search.
 
-Pure parsers for the stock list and title-search envelope; :class:`HttpHkexClient` is the only
-code that talks to HKEXnews. HKEX's terms of use restrict automated access: the pace is the
-user's to set (``FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS``, default 1 s).
+Pure: parsers for the stock list and title-search envelope and the listing logic work on what
+an :class:`HkexClient` answers. The client that talks to HKEXnews, and HKEx as a source, are in
+:mod:`tasks.sources.hkex_source`.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from datetime import date, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from tasks import urls
 from tasks.core.enums import SourceName
 from tasks.core.errors import NotFoundError, ParseError
 from tasks.core.records import DocumentRef, Issuer, SourceFile
-from tasks.http import HttpClient, Response
+from tasks.sources import urls
+from tasks.sources.http import Response
 from tasks.sources.listing import Listed, Listing, from_iso, iso
 
 HONG_KONG = ZoneInfo("Asia/Hong_Kong")
@@ -236,43 +236,3 @@ def list_hkex(
         "searched_to": iso(until),
     }
     return Listing(ordered, new_cursor)
-
-
-class HttpHkexClient:
-    """HKEXnews over HTTP at the configured base URL."""
-
-    def __init__(self, http: HttpClient, hkex_url: str) -> None:
-        self._http = http
-        self.hkex_url = hkex_url
-
-    def active_stocks(self) -> Sequence[Mapping[str, Any]]:
-        """The active stock list (code -> stockId)."""
-        data = _json(self._http.get(urls.hkex_active_stocks(self.hkex_url)))
-        if not isinstance(data, list):
-            raise ParseError("HKEx active stock list is not a JSON array")
-        return data
-
-    def prefix_search(self, code: str) -> Sequence[Mapping[str, Any]]:
-        """``prefix.do`` rows for a code (a prefix search: match the code exactly)."""
-        return parse_prefix(self._http.get(urls.hkex_prefix_search(self.hkex_url, code)).text())
-
-    def title_search(
-        self, stock_id: int, start: date, end: date, row_range: int
-    ) -> Mapping[str, Any]:
-        """One title-search request."""
-        url = urls.hkex_title_search(self.hkex_url, stock_id, start, end, row_range)
-        data = _json(self._http.get(url))
-        if not isinstance(data, Mapping):
-            raise ParseError("HKEx title search answer is not a JSON object")
-        return data
-
-    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
-        """One announcement file."""
-        return self._http.get(url, headers)
-
-
-def _json(response: Response) -> Any:
-    try:
-        return json.loads(response.content)
-    except ValueError:
-        raise ParseError(f"{response.url}: not JSON (truncated or an error page?)") from None

@@ -13,10 +13,11 @@ from pytest_httpserver import HTTPServer
 from sqlalchemy import Engine, select, text
 from werkzeug import Request, Response
 
-from storage import repo
 from storage.schema import TABLES, alert_deliveries
-from tasks.alert import Channel, channels_from_settings, deliver_pending, store_alerts
-from tasks.config import Settings
+from tasks.alert import deliver_pending, store_alerts
+from tasks.config.settings import Settings
+from tasks.core.records import NewAlert, PendingDelivery
+from tasks.delivery.channels import Channel, channels_from_settings
 
 TOKEN = "T0KEN-abc123-SECRET"
 
@@ -25,7 +26,7 @@ def _alerts(engine: Engine, n: int = 2) -> list[str]:
     return store_alerts(
         engine,
         [
-            repo.NewAlert(
+            NewAlert(
                 kind="guidance_variance",
                 issuer="QFIN",
                 subject=f"QFIN Q3 2024 net income above guidance #{i}",
@@ -91,7 +92,7 @@ def test_a_crash_between_storing_and_sending_resends_next_run(
 ) -> None:
     [alert_id] = _alerts(engine, 1)
 
-    def crash(_: repo.PendingDelivery) -> None:
+    def crash(_: PendingDelivery) -> None:
         raise _Crash
 
     with pytest.raises(_Crash):
@@ -108,7 +109,7 @@ def test_a_crash_after_sending_resends_with_the_same_idempotency_key(
     [alert_id] = _alerts(engine, 1)
     [real] = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
 
-    def send_then_crash(a: repo.PendingDelivery) -> None:
+    def send_then_crash(a: PendingDelivery) -> None:
         real.send(a)
         raise _Crash  # before the delivery is marked
 
@@ -164,7 +165,7 @@ def test_two_runs_delivering_at_once_send_each_alert_once(
     ids = _alerts(engine, 3)
     [real] = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
 
-    def slow(a: repo.PendingDelivery) -> None:
+    def slow(a: PendingDelivery) -> None:
         time.sleep(0.2)  # the other run reaches the same alert while this one sends
         real.send(a)
 
@@ -192,6 +193,6 @@ def test_responses_the_endpoint_sends_are_not_needed(httpserver: HTTPServer) -> 
     httpserver.expect_request("/hook").respond_with_handler(no_content)
     [channel] = channels_from_settings(_settings(webhook_url=httpserver.url_for("/hook")))
     now = datetime.now(UTC)
-    alert = repo.PendingDelivery("alert-x", "webhook", "restatement", "QFIN", "s", "m", now, 0, "")
+    alert = PendingDelivery("alert-x", "webhook", "restatement", "QFIN", "s", "m", now, 0, "")
     channel.send(alert)
     assert httpserver.log[0][0].json["kind"] == "restatement"

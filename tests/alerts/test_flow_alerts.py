@@ -18,12 +18,13 @@ from conftest import PASSWORD, USER, Mailbox
 from pytest_httpserver import HTTPServer
 from sqlalchemy import select
 
-from storage import db, repo
+from storage import db
+from storage.db import table_counts
 from storage.schema import TABLES, alert_events
 from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_VS_ACTUAL
-from tasks.alert import channels_from_settings
-from tasks.config import Settings
+from tasks.config.settings import Settings
 from tasks.core.errors import ConfigError
+from tasks.delivery.channels import channels_from_settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 Q4_2023 = FIXTURES / "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm"
@@ -81,7 +82,7 @@ def _counts(url: str) -> dict[str, int]:
     engine = db.make_engine(url)
     try:
         with engine.connect() as conn:
-            return repo.table_counts(conn)
+            return table_counts(conn)
     finally:
         engine.dispose()
 

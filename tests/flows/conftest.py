@@ -34,5 +34,5 @@ def no_retry_delays(monkeypatch):
     """Keep the retry policy (counts, conditions) but not its waiting."""
     from tasks import fetch
 
-    for name in ("discover_task", "fetch_files_task"):
+    for name in ("discover_task", "fetch_task"):
         monkeypatch.setattr(fetch, name, getattr(fetch, name).with_options(retry_delay_seconds=0))

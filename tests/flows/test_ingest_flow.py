@@ -7,7 +7,8 @@ import pytest
 from sqlalchemy import text
 
 from flows.ingest import ingest
-from storage import db, repo
+from storage import db
+from storage.db import table_counts
 from tasks.sources.replay import Answer, ReplayServer, default_archive_root
 
 Q2_2024 = (date(2024, 4, 1), date(2024, 6, 30))
@@ -44,7 +45,7 @@ def _latest(url, metric, start, end):
 def _counts(url):
     engine = db.make_engine(url)
     with engine.connect() as conn:
-        counts = repo.table_counts(conn)
+        counts = table_counts(conn)
     engine.dispose()
     return counts
 

@@ -9,9 +9,11 @@ from matplotlib import image
 from typer.testing import CliRunner
 
 from flows.cli import app
-from storage import repo
-from tasks.core.records import DocumentRef, Fact, Guidance, Issuer, Provenance
-from tasks.report import OUTCOME_COLOURS, quarter_label, read_guidance, write_report
+from storage.alerts import add_alerts
+from storage.documents import record_documents, upsert_issuers
+from storage.loading import load_document
+from tasks.core.records import DocumentRef, Fact, Guidance, Issuer, NewAlert, Provenance
+from tasks.runs.guidance_report import OUTCOME_COLOURS, quarter_label, read_guidance, write_report
 
 QFIN = Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660")
 Q4_2023 = (date(2023, 10, 1), date(2023, 12, 31))
@@ -51,21 +53,21 @@ def _guided(period, low: str, high: str) -> Guidance:
 def loaded(engine):
     """Hand-made guidance (one document) and actuals (another), as QFIN printed them."""
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        repo.record_documents(conn, [_ref("guidance", 2), _ref("actuals", 3)])
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, [_ref("guidance", 2), _ref("actuals", 3)])
     guidance = [
         _guided(Q4_2023, "1150000000", "1250000000"),  # actual 1,107.7m: below
         _guided(Q2_2024, "1300000000", "1400000000"),  # actual 1,376.5m: within
         _guided(Q3_2024, "1500000000", "1600000000"),  # no actual yet: pending
         _guided(Q4_2024, "1600000000", "1700000000"),  # actual 1,912.7m: above
     ]
-    repo.load_document(engine, "sec:guidance", [], [], quarantine=False, guidance=guidance)
+    load_document(engine, "sec:guidance", [], [], quarantine=False, guidance=guidance)
     actuals = [
         _actual(Q4_2023, "1107688000"),
         _actual(Q2_2024, "1376508000"),
         _actual(Q4_2024, "1912667000"),
     ]
-    repo.load_document(engine, "sec:actuals", actuals, [], quarantine=False)
+    load_document(engine, "sec:actuals", actuals, [], quarantine=False)
     return engine
 
 
@@ -140,8 +142,8 @@ def test_filings_report_on_an_unknown_issuer_fails_in_one_line(cli_env):
 
 def test_filings_status_shows_documents_by_status_and_undelivered_alerts(cli_env, loaded):
     with loaded.begin() as conn:
-        (alert_id,) = repo.add_alerts(
-            conn, [repo.NewAlert("data_quality", "QFIN", "a check failed", "details", "k:1")]
+        (alert_id,) = add_alerts(
+            conn, [NewAlert("data_quality", "QFIN", "a check failed", "details", "k:1")]
         )
     result = runner.invoke(app, ["status"])
     assert result.exit_code == 0, result.output

@@ -14,7 +14,7 @@ from flows import progress
 from flows.failures import alert_failed_runs
 from flows.ingest import ingest, ingest_local
 from storage.schema import alert_events, runs
-from tasks.report import read_guidance, write_report
+from tasks.runs.guidance_report import read_guidance, write_report
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -113,7 +113,7 @@ def test_prefect_global_limit_keeps_sec_under_ten_per_second():
 
     from prefect.client.orchestration import get_client
 
-    from tasks.http import PrefectRateLimiter
+    from tasks.sources.http import PrefectRateLimiter
 
     limiter = PrefectRateLimiter("test-sec-requests", 10, timeout=60)
     limiter.ensure()

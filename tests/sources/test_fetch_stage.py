@@ -6,12 +6,23 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from storage import db, repo
+from storage import db
+from storage.documents import (
+    document_files,
+    documents_to_process,
+    get_document,
+    record_documents,
+    record_files,
+    set_status,
+    upsert_issuers,
+)
 from tasks import fetch
-from tasks.archive import RawArchive
-from tasks.config import load_settings
+from tasks.config import wiring
+from tasks.config.settings import load_settings
+from tasks.core.enums import SourceName
 from tasks.core.errors import ConfigError, RateLimitedError
 from tasks.core.records import Issuer
+from tasks.sources.archive import RawArchive
 from tasks.sources.replay import RATE_BLOCK, Answer, ReplayServer
 from tests.sources import builders
 
@@ -43,7 +54,7 @@ def _sources(server, **extra):
         http_timeout_seconds=2,
         **extra,
     )
-    return fetch.build_sources(settings)
+    return wiring.build_sources(settings)
 
 
 def _archives_200(server):
@@ -59,19 +70,19 @@ def _run(engine, sources, archive, source="sec", since=date(2024, 1, 1), explici
     """Discover, register and fetch every pending document, like the flow does."""
     listing = fetch.discover(engine, sources, source, QFIN, since, explicit)
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        repo.record_documents(conn, listing.refs)
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, listing.refs)
     fetch.record_listing(engine, source, QFIN, listing)
     with engine.begin() as conn:
-        pending = repo.documents_to_process(conn, QFIN.ticker)
+        pending = documents_to_process(conn, QFIN.ticker)
     for document_id in pending:
         with engine.begin() as conn:
-            ref = repo.get_document(conn, document_id)
-            already = {f.name: f for f in repo.document_files(conn, document_id)}
+            ref = get_document(conn, document_id)
+            already = {f.name: f for f in document_files(conn, document_id)}
         files = fetch.fetch_files(engine, sources, archive, ref, QFIN.cik, already)
         with engine.begin() as conn:
-            repo.record_files(conn, document_id, files)
-            repo.set_status(conn, document_id, "loaded")
+            record_files(conn, document_id, files)
+            set_status(conn, document_id, "loaded")
     return listing
 
 
@@ -128,7 +139,7 @@ class TestArchive:
         builders.write_sec(tmp_path, builders.sec_filings(4), exhibits=2)
         with ReplayServer(tmp_path) as server:
             sources, archive = _sources(server), RawArchive(str(tmp_path / "archive"))
-            http = sources.edgar._http
+            http = sources[SourceName.SEC].client._http
             real_get = http.get
             calls = [0]
 
@@ -149,7 +160,7 @@ class TestArchive:
         assert len(counts) == 4 * 3  # primary + 2 exhibits each: nothing missed
         assert set(counts.values()) == {1}  # nothing fetched twice
         with engine.begin() as conn:
-            assert sum(len(repo.document_files(conn, d)) for d in _ids(conn)) == 12
+            assert sum(len(document_files(conn, d)) for d in _ids(conn)) == 12
 
     def test_index_page_is_revalidated_with_if_modified_since(self, engine, tmp_path, clock):
         builders.write_sec(tmp_path, builders.sec_filings(1))
@@ -164,7 +175,7 @@ class TestArchive:
 
 
 def _ids(conn):
-    return repo.documents_to_process(conn, "QFIN", force=True)
+    return documents_to_process(conn, "QFIN", force=True)
 
 
 class TestRateBlock:
@@ -215,7 +226,7 @@ def test_hundred_document_backfill_stays_under_ten_per_second(sqlite_engine, tmp
 
 
 def test_live_sec_without_user_agent_refuses_to_ask(engine, clock):
-    sources = fetch.build_sources(load_settings(sec_user_agent=""))
+    sources = wiring.build_sources(load_settings(sec_user_agent=""))
     with pytest.raises(ConfigError, match="FILINGS_SEC_USER_AGENT"):
         fetch.discover(engine, sources, "sec", QFIN, date(2024, 1, 1), False)
-    assert sources.edgar._http.requests_made == 0
+    assert sources[SourceName.SEC].client._http.requests_made == 0

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from tasks.archive import RawArchive
 from tasks.core.errors import NotFoundError, RateLimitedError, RetriableTransportError
-from tasks.http import HttpClient, RateLimiter
+from tasks.sources.archive import RawArchive
+from tasks.sources.http import HttpClient, RateLimiter
 from tasks.sources.replay import ACCESS_DENIED, RATE_BLOCK, Answer, ReplayServer
 
 ACC = "0001104659-24-000001"

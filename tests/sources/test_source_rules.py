@@ -5,8 +5,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from tasks.core.records import Issuer, ListedDocument
-from tasks.http import PrefectRateLimiter, WindowLimiter, shared_limiter
 from tasks.sources import disclosure, edgar, edgar_feed, hkex
+from tasks.sources.http import PrefectRateLimiter, WindowLimiter, shared_limiter
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "reference"
 QFIN = Issuer("QFIN", "Qifu", "0001741530", "03660")

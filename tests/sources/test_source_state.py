@@ -2,8 +2,9 @@
 
 from datetime import UTC, datetime, timedelta
 
-from storage import repo
 from storage import source_state as state
+from storage.documents import record_documents, record_files, upsert_issuers
+from tasks.core.readouts import CachedPage, DocumentMeta
 from tasks.core.records import DocumentRef, Issuer
 
 NOW = datetime(2025, 3, 20, 12, 0, tzinfo=UTC)
@@ -16,8 +17,8 @@ def _ref(source, source_id, form="6-K"):
 
 def _register(engine, *refs):
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        repo.record_documents(conn, refs)
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, refs)
 
 
 def test_pause_holds_until_its_end(engine):
@@ -48,7 +49,7 @@ def test_cursor_and_pause_share_a_row_without_clobbering(engine):
 
 
 def test_page_validators(engine):
-    page = state.CachedPage("https://x/i.htm", '"e"', "Sat, 09 Mar 2024 16:00:00 GMT", "ab")
+    page = CachedPage("https://x/i.htm", '"e"', "Sat, 09 Mar 2024 16:00:00 GMT", "ab")
     with engine.begin() as conn:
         state.remember_page(conn, page)
         state.remember_page(conn, page)
@@ -59,12 +60,12 @@ def test_page_validators(engine):
 
 def test_metadata_update_changes_only_what_differs(engine):
     _register(engine, _ref("hkex", "1", "13300"))
-    meta = state.DocumentMeta("hkex:1", "NEW TITLE", "10000/13300", False, True)
+    meta = DocumentMeta("hkex:1", "NEW TITLE", "10000/13300", False, True)
     with engine.begin() as conn:
         assert state.update_metadata(conn, [meta]) == 1
         assert state.update_metadata(conn, [meta]) == 0
         assert state.cancelled_ids(conn, ["hkex:1"]) == set()
-        state.update_metadata(conn, [state.DocumentMeta("hkex:1", "X", "", True, False)])
+        state.update_metadata(conn, [DocumentMeta("hkex:1", "X", "", True, False)])
         assert state.cancelled_ids(conn, ["hkex:1", "hkex:2"]) == {"hkex:1"}
 
 
@@ -84,6 +85,6 @@ def test_archived_sha_by_url(engine):
     from tasks.core.records import StoredFile
 
     with engine.begin() as conn:
-        repo.record_files(conn, "sec:a", [StoredFile("d.htm", "https://x/d.htm", "ff", 1, "6-K")])
+        record_files(conn, "sec:a", [StoredFile("d.htm", "https://x/d.htm", "ff", 1, "6-K")])
         assert state.archived_sha(conn, "https://x/d.htm") == "ff"
         assert state.archived_sha(conn, "https://x/e.htm") is None

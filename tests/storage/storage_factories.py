@@ -7,7 +7,8 @@ from decimal import Decimal
 
 from sqlalchemy import Engine
 
-from storage import repo
+from storage.documents import record_documents, upsert_issuers
+from storage.loading import load_document
 from tasks.core.records import DocumentRef, Fact, Guidance, Issuer, Provenance, ValidationResult
 
 QFIN = Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660")
@@ -94,8 +95,8 @@ def outlook(
 def add_document(engine: Engine, source_id: str, published: datetime, source: str = "sec") -> str:
     """Record QFIN and one document; returns its id."""
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        repo.record_documents(conn, [ref(source_id, published, source)])
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, [ref(source_id, published, source)])
     return f"{source}:{source_id}"
 
 
@@ -104,5 +105,5 @@ def load(
 ) -> str:
     """Record a document and load facts into it; returns its id."""
     doc_id = add_document(engine, source_id, published)
-    repo.load_document(engine, doc_id, list(facts), [check()], quarantine=quarantine)
+    load_document(engine, doc_id, list(facts), [check()], quarantine=quarantine)
     return doc_id

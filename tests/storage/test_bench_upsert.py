@@ -13,7 +13,7 @@ from sqlalchemy import Engine, Table, inspect
 from sqlalchemy.exc import IntegrityError
 
 from benchmarks import upsert as bench
-from storage.fact_upsert import COLUMNS, fact_values
+from storage.rows import FACT_COLUMNS, fact_row
 from storage.sql import copy_rows
 
 pytestmark = pytest.mark.postgres
@@ -31,12 +31,12 @@ def tables(engine: Engine) -> dict[str, Table]:
 
 def _rows(document_id: str) -> list[tuple[object, ...]]:
     now = datetime.now(UTC)
-    return [fact_values(f, document_id, date(2020, 1, 1), now) for f in bench._facts(0, 3)]
+    return [fact_row(f, document_id, date(2020, 1, 1), now) for f in bench._facts(0, 3)]
 
 
 def _copy(engine: Engine, table: Table, rows: list[tuple[object, ...]]) -> None:
     with engine.begin() as conn:
-        copy_rows(conn, table, COLUMNS, rows)
+        copy_rows(conn, table, FACT_COLUMNS, rows)
 
 
 def _index_names(engine: Engine, table: Table) -> set[str]:

@@ -10,9 +10,13 @@ from decimal import Decimal
 from sqlalchemy import Engine
 from storage_factories import QFIN, check, fact
 
-from storage import db, repo
-from tasks.alert import Channel, deliver_pending, findings_alerts
+from storage import db
+from storage.db import table_counts
+from storage.documents import record_documents, upsert_issuers
+from storage.loading import load_document
+from tasks.alert import deliver_pending, findings_alerts
 from tasks.core.records import DocumentRef, Fact, Guidance, Provenance
+from tasks.delivery.channels import Channel
 
 Q3_2024 = (date(2024, 7, 1), date(2024, 9, 30))
 DOCS = (
@@ -46,10 +50,10 @@ def _run(url: str, sent: list[str]) -> None:
         for name, published in DOCS:
             ref = DocumentRef("sec", name, "QFIN", "6-K", name, published, "https://x.test/")
             with engine.begin() as conn:
-                repo.upsert_issuers(conn, [QFIN])
-                repo.record_documents(conn, [ref])
+                upsert_issuers(conn, [QFIN])
+                record_documents(conn, [ref])
             facts, guidance = _extraction(name)
-            repo.load_document(
+            load_document(
                 engine, ref.document_id, facts, [check()], quarantine=False, guidance=guidance
             )
             findings_alerts(engine, "QFIN", ref.document_id)
@@ -81,11 +85,11 @@ def test_two_ingests_at_once_leave_one_set_of_rows(engine: Engine, db_url: str) 
     sent: list[str] = []
     _at_once(lambda: _run(db_url, sent), lambda: _run(db_url, sent))
     with engine.connect() as conn:
-        counts = repo.table_counts(conn)
+        counts = table_counts(conn)
     assert counts["facts"] == 399 + 400 and counts["guidance"] == 1
     assert counts["alert_events"] == 2  # one restatement (m1), one guidance variance
     assert counts["alert_deliveries"] == 2 and sorted(sent) == sorted(set(sent)) and len(sent) == 2
     _run(db_url, sent)  # and a third, later run changes nothing
     with engine.connect() as conn:
-        assert repo.table_counts(conn) == counts
+        assert table_counts(conn) == counts
     assert len(sent) == 2

@@ -9,7 +9,8 @@ from pathlib import Path
 from sqlalchemy import Engine, select
 from storage_factories import add_document, at, check
 
-from storage import quality, repo
+from storage import quality
+from storage.loading import load_document
 from storage.schema import dividends
 from tasks.core.records import StoredFile
 from tasks.extract import extract_document
@@ -38,7 +39,7 @@ def test_the_q4_2023_6k_stores_its_ads_payment_date(engine: Engine) -> None:
         date.fromisoformat(expected["ads_payment_date"])
     ]
     doc = add_document(engine, "0001104659-24-032436", at(12, month=3))
-    repo.load_document(engine, doc, [], [check()], quarantine=False, dividends=extracted)
+    load_document(engine, doc, [], [check()], quarantine=False, dividends=extracted)
     with engine.connect() as conn:
         stored = conn.execute(select(dividends.c.payment_date, dividends.c.ads_payment_date)).all()
         read_back = [d for _, d in quality.stored_dividends(conn, [doc])]

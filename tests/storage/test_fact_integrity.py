@@ -15,9 +15,10 @@ from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from storage_factories import add_document, at, fact
 
-from storage import repo
 from storage.db import make_engine
-from storage.fact_upsert import COLUMNS, fact_values, insert_new
+from storage.facts import insert_new
+from storage.loading import load_document
+from storage.rows import FACT_COLUMNS, fact_row
 from storage.schema import documents, facts
 from storage.sql import utcnow
 
@@ -31,11 +32,11 @@ def _facts_of(engine: Engine, doc: str) -> int:
 
 
 def _rows(doc: str, items: list) -> list[tuple[object, ...]]:
-    return [fact_values(f, doc, date(2024, 5, 1), utcnow()) for f in items]
+    return [fact_row(f, doc, date(2024, 5, 1), utcnow()) for f in items]
 
 
 def test_a_fact_needs_a_known_document(engine: Engine) -> None:
-    values = dict(zip(COLUMNS, _rows("sec:missing", FACTS[:1])[0], strict=True))
+    values = dict(zip(FACT_COLUMNS, _rows("sec:missing", FACTS[:1])[0], strict=True))
     with pytest.raises(IntegrityError), engine.begin() as conn:
         conn.execute(insert(facts).values(values))
     assert _facts_of(engine, "sec:missing") == 0
@@ -55,7 +56,7 @@ def test_a_bulk_insert_checks_every_document_it_names(engine: Engine) -> None:
 def test_deleting_a_document_deletes_its_facts(engine: Engine) -> None:
     kept, gone = add_document(engine, "a", at(1)), add_document(engine, "b", at(2))
     for doc in (kept, gone):
-        repo.load_document(engine, doc, FACTS, [], quarantine=False)
+        load_document(engine, doc, FACTS, [], quarantine=False)
     with engine.begin() as conn:
         conn.execute(delete(documents).where(documents.c.document_id == gone))
     assert (_facts_of(engine, kept), _facts_of(engine, gone)) == (len(FACTS), 0)
@@ -63,7 +64,7 @@ def test_deleting_a_document_deletes_its_facts(engine: Engine) -> None:
 
 def test_a_referenced_document_id_cannot_change(engine: Engine) -> None:
     used, unused = add_document(engine, "a", at(1)), add_document(engine, "b", at(2))
-    repo.load_document(engine, used, FACTS, [], quarantine=False)  # facts only refer to it
+    load_document(engine, used, FACTS, [], quarantine=False)  # facts only refer to it
     rename = update(documents).values(document_id="sec:renamed")
     with pytest.raises(IntegrityError), engine.begin() as conn:
         conn.execute(rename.where(documents.c.document_id == used))
@@ -74,7 +75,7 @@ def test_a_referenced_document_id_cannot_change(engine: Engine) -> None:
 
 def test_a_fact_moves_only_to_a_known_document(engine: Engine) -> None:
     first, second = add_document(engine, "a", at(1)), add_document(engine, "b", at(2))
-    repo.load_document(engine, first, FACTS, [], quarantine=False)
+    load_document(engine, first, FACTS, [], quarantine=False)
     move = update(facts).where(facts.c.metric == "net_income")
     with pytest.raises(IntegrityError), engine.begin() as conn:
         conn.execute(move.values(document_id="sec:missing"))

@@ -8,8 +8,9 @@ from decimal import Decimal
 from sqlalchemy import Engine, select
 from storage_factories import QFIN, check, fact
 
-from storage import repo
+from storage.documents import record_documents, upsert_issuers
 from storage.findings import guidance_outcomes, restatements
+from storage.loading import load_document
 from storage.schema import alert_events
 from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_HISTORY, GUIDANCE_VS_ACTUAL
 from tasks.alert import findings_alerts
@@ -27,9 +28,9 @@ Q4_2024_HKEX = datetime(2025, 3, 16, 21, 58, tzinfo=UTC)
 def _doc(engine: Engine, source_id: str, published: datetime, *facts: Fact, **kw: object) -> str:
     ref = DocumentRef("sec", source_id, "QFIN", "6-K", source_id, published, "https://x.test/")
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        repo.record_documents(conn, [ref])
-    repo.load_document(engine, ref.document_id, list(facts), [check()], **kw)  # type: ignore[arg-type]
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, [ref])
+    load_document(engine, ref.document_id, list(facts), [check()], **kw)  # type: ignore[arg-type]
     return ref.document_id
 
 

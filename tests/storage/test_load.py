@@ -12,11 +12,14 @@ import pytest
 from sqlalchemy import Engine, event, select
 from storage_factories import add_document, at, check, fact, outlook
 
-from storage import repo
-from storage.db import make_engine
+from storage.db import make_engine, table_counts
+from storage.documents import document_status, documents_to_process
+from storage.facts import document_facts
+from storage.loading import load_document
+from storage.quality import release
 from storage.schema import dividends, documents, guidance, validation_results
-from tasks.core.enums import Status
-from tasks.core.records import Dividend, Provenance
+from tasks.core.enums import DocKind, Status
+from tasks.core.records import Dividend, LoadCounts, Provenance
 
 INSTANT = (None, date(2024, 3, 31))
 FACTS = [
@@ -39,8 +42,8 @@ DIVIDEND = Dividend(
 )
 
 
-def _load(engine: Engine, doc: str, items: list, **kwargs: object) -> repo.LoadCounts:
-    return repo.load_document(
+def _load(engine: Engine, doc: str, items: list, **kwargs: object) -> LoadCounts:
+    return load_document(
         engine, doc, items, [check(), check("totals_add_up")], quarantine=False, **kwargs
     )  # type: ignore[arg-type]
 
@@ -53,16 +56,16 @@ def test_load_twice_inserts_nothing_the_second_time(engine: Engine) -> None:
     }
     first = _load(engine, doc, FACTS, **extras)
     with engine.connect() as conn:
-        counts = repo.table_counts(conn)
+        counts = table_counts(conn)
     second = _load(engine, doc, FACTS, **extras)
     assert (first.facts_inserted, first.facts_unchanged) == (5, 0)
     assert (second.facts_inserted, second.facts_updated, second.facts_unchanged) == (0, 0, 5)
     assert (second.validations, second.guidance, second.dividends) == (2, 1, 1)
     assert second.status is Status.LOADED
     with engine.connect() as conn:
-        assert repo.table_counts(conn) == counts
+        assert table_counts(conn) == counts
         assert counts["facts"] == 5 and counts["validation_results"] == 2
-        assert repo.document_status(conn, doc) is Status.LOADED
+        assert document_status(conn, doc) is Status.LOADED
 
 
 def test_duplicate_keys_keep_the_most_precise_figure(engine: Engine) -> None:
@@ -70,7 +73,7 @@ def test_duplicate_keys_keep_the_most_precise_figure(engine: Engine) -> None:
     narrative = fact(value="4482300000", decimals=-5, origin="narrative", raw="RMB4,482.3 million")
     counts = _load(engine, doc, [narrative, fact()])
     with engine.connect() as conn:
-        [stored] = repo.document_facts(conn, doc)
+        [stored] = document_facts(conn, doc)
     assert counts.facts_inserted == 1
     assert (stored.value, stored.decimals, stored.origin) == (fact().value, -3, "table")
 
@@ -81,13 +84,13 @@ def test_a_corrected_extraction_updates_the_same_documents_fact(engine: Engine) 
     counts = _load(engine, doc, [fact(value="4482253000"), fact("net_income", "1")])
     assert (counts.facts_inserted, counts.facts_updated, counts.facts_unchanged) == (1, 1, 0)
     with engine.connect() as conn:
-        values = sorted(f.value for f in repo.document_facts(conn, doc))
+        values = sorted(f.value for f in document_facts(conn, doc))
     assert values == [Decimal("1"), Decimal("4482253000")]
 
 
 def test_validations_guidance_and_dividends_replace_the_previous_ones(engine: Engine) -> None:
     doc = add_document(engine, "a", at(1))
-    repo.load_document(
+    load_document(
         engine,
         doc,
         FACTS,
@@ -96,7 +99,7 @@ def test_validations_guidance_and_dividends_replace_the_previous_ones(engine: En
         guidance=[outlook("1", "2"), outlook("3", "4")],
         dividends=[DIVIDEND],
     )
-    repo.load_document(engine, doc, FACTS, [check("x", ok=False)], quarantine=True, run_id="run-2")
+    load_document(engine, doc, FACTS, [check("x", ok=False)], quarantine=True, run_id="run-2")
     with engine.connect() as conn:
         rows = conn.execute(
             select(
@@ -125,10 +128,10 @@ def test_guidance_keeps_one_row_per_metric_and_period(engine: Engine) -> None:
 
 def _race(
     engines: list[Engine], doc: str, items: list
-) -> tuple[list[repo.LoadCounts], list[BaseException]]:
+) -> tuple[list[LoadCounts], list[BaseException]]:
     """Start one load_document per engine at the same moment."""
     barrier = threading.Barrier(len(engines))
-    results: list[repo.LoadCounts] = []
+    results: list[LoadCounts] = []
     errors: list[BaseException] = []
 
     def worker(eng: Engine) -> None:
@@ -159,7 +162,7 @@ def test_concurrent_loads_of_one_document_leave_one_set_of_rows(db_url: str, ite
             assert errors == []
             assert sorted(r.facts_inserted for r in results) == [0, len(items)]
         with engines[0].connect() as conn:
-            counts = repo.table_counts(conn)
+            counts = table_counts(conn)
     finally:
         for e in engines:
             e.dispose()
@@ -174,11 +177,11 @@ def test_an_open_reader_does_not_block_a_load(engine: Engine) -> None:
     # A flow may iterate documents_to_process on one connection while loading on others.
     doc = add_document(engine, "a", at(1))
     with engine.connect() as reader:
-        assert repo.documents_to_process(reader) == [doc]
+        assert documents_to_process(reader) == [doc]
         counts = _load(engine, doc, FACTS)
     assert counts.facts_inserted == len(FACTS)
     with engine.connect() as conn:
-        assert repo.documents_to_process(conn) == []
+        assert documents_to_process(conn) == []
 
 
 def _statements(engine: Engine, load: Callable[[], object]) -> list[str]:
@@ -210,5 +213,22 @@ def test_a_first_load_reads_and_deletes_nothing_a_reload_replaces(engine: Engine
         "DELETE FROM validation_results",
     ]
     with engine.connect() as conn:
-        counts = repo.table_counts(conn)
+        counts = table_counts(conn)
     assert (counts["facts"], counts["guidance"], counts["dividends"]) == (len(FACTS), 1, 1)
+
+
+def test_a_released_document_stays_loaded_when_loaded_again(engine: Engine) -> None:
+    # One status rule for loading and revalidation (storage.quality.status_after_validation):
+    # a release is a person's decision, so a critical failure does not quarantine it again.
+    doc = add_document(engine, "a", at(1))
+    failed = [check("balance_sheet_balances", ok=False)]
+    first = load_document(engine, doc, FACTS, failed, quarantine=True, kind=DocKind.OTHER)
+    assert first.status is Status.QUARANTINED
+    with engine.begin() as conn:
+        assert document_status(conn, doc) is Status.QUARANTINED
+        release(conn, doc, "ana", "checked against the PDF")
+    again = load_document(engine, doc, FACTS, failed, quarantine=True)
+    with engine.connect() as conn:
+        row = conn.execute(select(documents).where(documents.c.document_id == doc)).one()
+    assert again.status is Status.LOADED
+    assert (row.status, row.status_reason, row.kind) == ("loaded", "", "other")

@@ -15,8 +15,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
-from storage import db, repo
-from storage.db import make_engine, migrate, normalize_url
+from storage import db
+from storage.db import make_engine, migrate, normalize_url, table_counts
 from storage.schema import dividends, metadata
 from storage.views import VIEW_NAMES
 
@@ -75,11 +75,11 @@ def test_views_have_the_contract_columns(engine: Engine) -> None:
 
 def test_migrate_twice_is_a_no_op(engine: Engine) -> None:
     with engine.connect() as conn:
-        before = repo.table_counts(conn)
+        before = table_counts(conn)
     migrate(engine)
     assert _head(engine) == HEAD
     with engine.connect() as conn:
-        assert repo.table_counts(conn) == before
+        assert table_counts(conn) == before
 
 
 @pytest.mark.filterwarnings("ignore:.*expression-based index")
@@ -159,7 +159,7 @@ _KEPT = ("issuers", "documents", "facts", "dividends")
 
 def _kept(engine: Engine) -> dict[str, int]:
     with engine.connect() as conn:
-        counts = repo.table_counts(conn)
+        counts = table_counts(conn)
     return {table: counts[table] for table in _KEPT}
 
 

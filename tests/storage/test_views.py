@@ -8,7 +8,7 @@ from decimal import Decimal
 from sqlalchemy import Engine, select, text
 from storage_factories import Q1, add_document, at, check, fact, load, outlook
 
-from storage import repo
+from storage.loading import load_document
 from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_VS_ACTUAL
 
 TABLE = fact(value="4482252000", decimals=-3)  # 4,482,252 thousand
@@ -140,7 +140,7 @@ def _guidance(engine: Engine) -> list[tuple]:
 
 def _guide(engine: Engine, source_id: str, day: int, low: str, high: str, issued: date) -> str:
     doc = add_document(engine, source_id, at(day, month=3))
-    repo.load_document(
+    load_document(
         engine, doc, [], [check()], quarantine=False, guidance=[outlook(low, high, issued=issued)]
     )
     return doc

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from expectations.rules import Context
-from tasks.alert import data_quality_alerts
-from tasks.core.records import Fact, ValidationResult
+from tasks.core.records import Fact, ValidationResult, quarantine_required
+from tasks.delivery.messages import data_quality_alerts
 from tasks.extract import extract_file, load_catalog
-from tasks.validate import quarantine_required, validate_facts
+from tasks.validate import validate_facts
 
 from .qfin_facts import DEC24, altered, fact
 

@@ -12,7 +12,7 @@ import pytest
 
 from expectations import runner
 from tasks.core.records import Fact
-from tasks.docs_sites import build_data_docs, new_docs_site, prune_docs_sites, write_docs_index
+from tasks.runs.docs_sites import build_data_docs, new_docs_site, prune_docs_sites, write_docs_index
 from tasks.validate import validate_facts
 
 T0 = datetime(2025, 3, 17, 8, 0, 0, tzinfo=UTC)

@@ -15,13 +15,21 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from storage import repo
+from storage.documents import record_documents, upsert_issuers
+from storage.loading import load_document
 from storage.schema import documents
 from tasks.core.enums import RESULTS_KINDS, Status
 from tasks.core.precision import select_stored_facts as one_per_key
-from tasks.core.records import DocumentRef, Extraction, Issuer, StoredFile, ValidationResult
+from tasks.core.records import (
+    DocumentRef,
+    Extraction,
+    Issuer,
+    StoredFile,
+    ValidationResult,
+    quarantine_required,
+)
 from tasks.extract import extract_document
-from tasks.validate import quarantine_required, revalidate_document, validate_document
+from tasks.validate import revalidate_document, validate_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 Q2_2024 = "sec/0001741530/0001104659-24-088431/tm2421456d1_ex99-1.htm"
@@ -49,8 +57,8 @@ def validate(engine: Engine, extraction: Extraction) -> dict[str, ValidationResu
     source_id = extraction.document.split(":", 1)[1]
     ref = DocumentRef("local", source_id, "QFIN", "6-K", source_id, datetime.now(UTC), "x")
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        repo.record_documents(conn, [ref])
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, [ref])
     results = validate_document(engine, ref.document_id, extraction)
     return {r.expectation: r for r in results}
 
@@ -112,7 +120,7 @@ def test_revalidation_keeps_what_only_the_text_showed(engine: Engine, q2_exhibit
     assert not first[CHECK].success
     document_id = "local:q2.htm"
     results = list(first.values())
-    repo.load_document(engine, document_id, altered.facts, results, quarantine=True)
+    load_document(engine, document_id, altered.facts, results, quarantine=True)
     again = revalidate_document(engine, document_id)
     # Only stored facts are read back (no narrative twin): no crash, and the contradiction
     # seen at extraction is kept, so a revalidation does not publish the document.
@@ -129,7 +137,7 @@ def test_revalidation_of_an_honest_text_keeps_its_pass(engine: Engine, q2_exhibi
     assert first[CHECK].success and "outside tolerance" in first[CHECK].details
     document_id = "local:q2.htm"
     results = list(first.values())
-    repo.load_document(engine, document_id, extraction.facts, results, quarantine=False)
+    load_document(engine, document_id, extraction.facts, results, quarantine=False)
     again = revalidate_document(engine, document_id)
     kept = {r.expectation: r for r in again.results}[CHECK]
     assert kept.success and kept.observed == first[CHECK].observed
@@ -145,7 +153,7 @@ def test_revalidation_keeps_the_damaged_text_warning(engine: Engine, q2_exhibit:
     assert not damage.success and damage.severity == "warning"
     document_id = "local:q2.htm"
     results = list(first.values())
-    repo.load_document(engine, document_id, extraction.facts, results, quarantine=False)
+    load_document(engine, document_id, extraction.facts, results, quarantine=False)
     again = {r.expectation: r for r in revalidate_document(engine, document_id).results}
     kept = again["no_damaged_text_figures"]
     assert (kept.success, kept.observed) == (False, damage.observed)

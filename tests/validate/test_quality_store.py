@@ -14,7 +14,9 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from expectations import builders, runner
-from storage import quality, repo
+from storage import quality
+from storage.documents import record_documents, set_status, upsert_issuers
+from storage.loading import load_document
 from storage.schema import documents, releases, validation_results
 from storage.views import FACTS_LATEST
 from tasks.core.enums import DocKind, Status
@@ -44,8 +46,8 @@ QFIN = Issuer("QFIN", "Qifu Technology, Inc.", "0001741530", "03660")
 def record(engine: Engine, source: str, source_id: str, published: datetime) -> str:
     ref = DocumentRef(source, source_id, "QFIN", "6-K", source_id, published, "https://x.test/")
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        repo.record_documents(conn, [ref])
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, [ref])
     return ref.document_id
 
 
@@ -68,7 +70,7 @@ def loaded(engine: Engine, good_facts: list[Fact]) -> tuple[Engine, str]:
     facts = altered(good_facts, "total_current_assets", DEC24, 5_000_000)  # a warning only
     extraction = Extraction(doc, DocKind.RESULTS_ANNUAL, facts=tuple(facts))
     results = validate_document(engine, doc, extraction)
-    repo.load_document(engine, doc, facts, results, quarantine=False)
+    load_document(engine, doc, facts, results, quarantine=False)
     return engine, doc
 
 
@@ -106,7 +108,7 @@ def test_release_records_who_and_when_and_publishes(loaded: tuple[Engine, str]) 
     with pytest.raises(ValidationError, match="not quarantined"):
         release_document(engine, doc, "analyst")
     with engine.begin() as conn:
-        repo.set_status(conn, doc, Status.QUARANTINED, "failed: x")
+        set_status(conn, doc, Status.QUARANTINED, "failed: x")
     done = release_document(engine, doc, "ana", "checked against the PDF")
     assert (done.document_id, done.released_by) == (doc, "ana")
     assert status(engine, doc) == "loaded"
@@ -137,7 +139,7 @@ def test_dividend_of_h2_2023_agrees_between_the_hkex_form_and_the_6k(engine: Eng
     far = record(engine, "hkex", "other", datetime(2024, 8, 14, 9, tzinfo=UTC))
     # "US$0.29 per Class A ordinary share, or US$0.58 per ADS"
     paragraph = [dividend("0.29", "0.58")]
-    repo.load_document(engine, six_k, [], [], quarantine=False, dividends=paragraph)
+    load_document(engine, six_k, [], [], quarantine=False, dividends=paragraph)
     kind = DocKind.DIVIDEND_FORM
     extraction = Extraction(form, kind, dividends=(dividend("0.29", None),))
     context = gather_context(engine, form, [], extraction)
@@ -160,7 +162,7 @@ def test_stored_quarters_complete_a_full_year(engine: Engine, good_facts: list[F
         fact("total_net_revenue", "8,313,300", (date(2024, 1, 1), date(2024, 6, 30))),
         fact("total_net_revenue", "4,370,200", (date(2024, 7, 1), date(2024, 9, 30))),
     ]
-    repo.load_document(engine, earlier, nine_months, [], quarantine=False)
+    load_document(engine, earlier, nine_months, [], quarantine=False)
     doc = record(engine, "hkex", "q4-2024", datetime(2025, 3, 17, tzinfo=UTC))
     extraction = Extraction(doc, DocKind.RESULTS_ANNUAL, facts=tuple(good_facts))
     results = {r.expectation: r for r in validate_document(engine, doc, extraction)}

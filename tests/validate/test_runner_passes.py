@@ -9,7 +9,7 @@ import pytest
 
 from expectations import builders, runner
 from tasks.core.records import Fact
-from tasks.docs_sites import build_data_docs
+from tasks.runs.docs_sites import build_data_docs
 from tasks.validate import validate_facts
 
 from .qfin_facts import DEC24, altered

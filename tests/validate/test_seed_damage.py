@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from expectations.rules import Context
-from tasks.core.records import Extraction, StoredFile, ValidationResult
+from tasks.core.records import Extraction, StoredFile, ValidationResult, quarantine_required
 from tasks.extract import extract_document
-from tasks.validate import quarantine_required, validate_facts
+from tasks.validate import validate_facts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 Q2_2024 = "sec/0001741530/0001104659-24-088431/tm2421456d1_ex99-1.htm"

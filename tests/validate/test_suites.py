@@ -7,8 +7,8 @@ import json
 import pytest
 
 from expectations import builders, runner
-from tasks.core.records import ValidationResult
-from tasks.validate import quarantine_required, validate_facts
+from tasks.core.records import ValidationResult, quarantine_required
+from tasks.validate import validate_facts
 
 from .fixture_io import FIXTURES, load, numbers
 

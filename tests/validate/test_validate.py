@@ -14,9 +14,9 @@ import pytest
 
 from expectations import builders, runner
 from tasks.core.errors import ConfigError
-from tasks.core.records import Fact, ValidationResult
-from tasks.docs_sites import build_data_docs
-from tasks.validate import quarantine_required, validate_facts
+from tasks.core.records import Fact, ValidationResult, quarantine_required
+from tasks.runs.docs_sites import build_data_docs
+from tasks.validate import validate_facts
 
 from .qfin_facts import DEC23, DEC24, FY_24, Q4_23, Q4_24, altered, fact
 

@@ -1,4 +1,7 @@
-"""Alerts: raised once per finding (dedup_key), then delivered per channel with retries."""
+"""Alerts in the warehouse: raised once per finding (dedup_key), delivered once per channel.
+
+Functions take a ``Connection`` and run inside the caller's transaction.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from sqlalchemy.engine import Connection
 
 from storage.schema import ALERT_KINDS, alert_deliveries, alert_events
 from storage.sql import chunks, insert, utcnow
+from tasks.core.enums import AlertKind, DeliveryStatus
 from tasks.core.records import NewAlert, PendingDelivery
 
 
@@ -34,7 +38,7 @@ def add_alerts(conn: Connection, alerts: Iterable[NewAlert]) -> list[str]:
             a.dedup_key,
             {
                 "alert_id": alert_id_for(a.dedup_key),
-                "kind": a.kind,
+                "kind": str(a.kind),
                 "issuer": a.issuer,
                 "subject": a.subject,
                 "message": a.message,
@@ -64,7 +68,7 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
     a, d = alert_events, alert_deliveries
     done = (
         select(d.c.alert_id)
-        .where(d.c.channel.in_(wanted), d.c.status == "delivered")
+        .where(d.c.channel.in_(wanted), d.c.status == DeliveryStatus.DELIVERED.value)
         .group_by(d.c.alert_id)
         .having(func.count() == len(wanted))
     )
@@ -91,7 +95,15 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
         alerts.setdefault(
             r.alert_id,
             PendingDelivery(
-                r.alert_id, "", r.kind, r.issuer, r.subject, r.message, r.created_at, 0, ""
+                r.alert_id,
+                "",
+                AlertKind(r.kind),
+                r.issuer,
+                r.subject,
+                r.message,
+                r.created_at,
+                0,
+                "",
             ),
         )
         if r.channel is not None:
@@ -99,8 +111,10 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
     pending = []
     for alert_id, alert in alerts.items():
         for channel in wanted:
-            status, tries, error = attempts.get((alert_id, channel), ("pending", 0, ""))
-            if status != "delivered":
+            status, tries, error = attempts.get(
+                (alert_id, channel), (DeliveryStatus.PENDING.value, 0, "")
+            )
+            if status != DeliveryStatus.DELIVERED:
                 pending.append(replace(alert, channel=channel, attempts=tries, last_error=error))
     return pending
 
@@ -111,7 +125,7 @@ def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error
     stmt = insert(conn, alert_deliveries).values(
         alert_id=alert_id,
         channel=channel,
-        status="delivered" if ok else "failed",
+        status=(DeliveryStatus.DELIVERED if ok else DeliveryStatus.FAILED).value,
         attempts=1,
         last_error="" if ok else error,
         delivered_at=now if ok else None,
@@ -138,11 +152,15 @@ def claim_delivery(conn: Connection, alert_id: str, channel: str) -> bool:
     """
     d = alert_deliveries
     stmt = insert(conn, d).values(
-        alert_id=alert_id, channel=channel, status="pending", attempts=0, last_error=""
+        alert_id=alert_id,
+        channel=channel,
+        status=DeliveryStatus.PENDING.value,
+        attempts=0,
+        last_error="",
     )
     stmt = stmt.on_conflict_do_update(
         index_elements=["alert_id", "channel"],
         set_={"status": d.c.status},  # no change: the point is the lock
-        where=d.c.status != "delivered",
+        where=d.c.status != DeliveryStatus.DELIVERED.value,
     ).returning(d.c.alert_id)
     return conn.execute(stmt).first() is not None

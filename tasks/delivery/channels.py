@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit, urlunsplit
 
 import requests
 
-from tasks.config import Settings
+from tasks.config.settings import Settings
 from tasks.core.errors import ConfigError
 from tasks.core.records import PendingDelivery
 

@@ -15,9 +15,9 @@ from prefect import task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
-from tasks.report import GuidanceRow, plain, quarter_label
-from tasks.status import RunActivity
-from tasks.summary import RunSummary
+from tasks.core.readouts import GuidanceRow, RunActivity
+from tasks.runs.guidance_report import plain, quarter_label
+from tasks.runs.summary import RunSummary
 
 
 def artifact_key(scope: str, kind: str) -> str:

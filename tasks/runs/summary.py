@@ -1,11 +1,12 @@
-"""What one run did, in numbers a person reads at the end of ``filings run``."""
+"""What one run did, in numbers a person reads at the end of ``filings run`` (or ``revalidate``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tasks.core.records import ValidationResult
+from tasks.core.enums import Status
+from tasks.core.records import Revalidation, ValidationResult
 
 
 @dataclass
@@ -64,3 +65,25 @@ class RunSummary:
     def ok(self) -> bool:
         """False when a source or a document failed."""
         return not (self.failed or self.source_failures)
+
+
+@dataclass
+class QualitySummary:
+    """What a revalidate run did, for the person who started it."""
+
+    documents: list[Revalidation] = field(default_factory=list)
+    alerts_raised: int = 0
+    data_docs: str = ""  # link to this run's Data Docs index; "" when none was built
+
+    def render(self) -> str:
+        """A short plain-text summary."""
+        failed = sum(1 for d in self.documents for r in d.results if not r.success)
+        lines = [
+            f"revalidated: {len(self.documents)} document(s), {failed} failed expectation(s)",
+            f"alerts: {self.alerts_raised} raised",
+        ]
+        held = [d.document_id for d in self.documents if d.status is Status.QUARANTINED]
+        lines += [f"quarantined: {d}" for d in held]
+        if self.data_docs:
+            lines.append(f"data docs: {self.data_docs}")
+        return "\n".join(lines)

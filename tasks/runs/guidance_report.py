@@ -1,4 +1,4 @@
-"""Report stage: guidance versus actual, read from the warehouse view and drawn as a chart.
+"""The guidance report: guidance versus actual from the warehouse view, drawn as a chart.
 
 The chart has one panel per (issuer, metric): each quarter's guidance range is a band and the
 actual a point coloured by outcome. It is written as PNG and as a self-contained HTML page (the
@@ -18,31 +18,19 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from storage.views import GUIDANCE_VS_ACTUAL
+from storage import findings
+from tasks.core.enums import VersusGuidance
+from tasks.core.readouts import GuidanceRow
 
-OUTCOME_COLOURS = {"above": "#1a7f37", "within": "#0969da", "below": "#cf222e", "pending": "#888"}
+OUTCOME_COLOURS = {
+    VersusGuidance.ABOVE: "#1a7f37",
+    VersusGuidance.WITHIN: "#0969da",
+    VersusGuidance.BELOW: "#cf222e",
+    VersusGuidance.PENDING: "#888",
+}
 _MILLION = Decimal(1_000_000)
-
-
-@dataclass(frozen=True, slots=True)
-class GuidanceRow:
-    """One row of the guidance_vs_actual view."""
-
-    issuer: str
-    metric: str
-    period_start: date
-    period_end: date
-    guidance_low: Decimal | None
-    guidance_high: Decimal | None
-    actual: Decimal | None
-    unit: str
-    outcome: str
-    variance_pct: Decimal | None
-    guidance_document_id: str
-    actual_document_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +42,9 @@ class ReportFiles:
 
 
 def read_guidance(engine: Engine, issuers: Sequence[str] = ()) -> list[GuidanceRow]:
-    """Guidance versus actual, by issuer, metric and period."""
-    v = GUIDANCE_VS_ACTUAL
-    stmt = select(v).order_by(v.c.issuer, v.c.metric, v.c.period_end, v.c.period_start)
-    if issuers:
-        stmt = stmt.where(v.c.issuer.in_([i.upper() for i in issuers]))
+    """Guidance versus actual, by issuer, metric and period (all issuers when none named)."""
     with engine.connect() as conn:
-        rows = conn.execute(stmt).all()
-    return [GuidanceRow(*r) for r in rows]
+        return findings.guidance_rows(conn, issuers)
 
 
 def quarter_label(start: date, end: date) -> str:

@@ -6,7 +6,6 @@ never print in logs, reprs or artifacts.
 
 from __future__ import annotations
 
-import tomllib
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
@@ -15,12 +14,9 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tasks.config.issuers import DEFAULT_ISSUERS, read_issuers
 from tasks.core.errors import ConfigError
 from tasks.core.records import Issuer
-
-DEFAULT_ISSUERS = (
-    Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660"),
-)
 
 
 class Settings(BaseSettings):
@@ -107,24 +103,6 @@ def load_settings(**overrides: Any) -> Settings:
         first = exc.errors()[0]
         where = "FILINGS_" + str(first["loc"][0]).upper() if first["loc"] else "settings"
         raise ConfigError(f"{where}: {first['msg']}") from None
-
-
-def read_issuers(path: Path) -> tuple[Issuer, ...]:
-    """Issuers from a TOML file of ``[[issuer]]`` tables (ticker, name, cik, hkex_code)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        rows = data["issuer"]
-        return tuple(
-            Issuer(
-                ticker=str(r["ticker"]).upper(),
-                name=str(r.get("name", r["ticker"])),
-                cik=str(r["cik"]).zfill(10),
-                hkex_code=str(r["hkex_code"]).zfill(5),
-            )
-            for r in rows
-        )
-    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"FILINGS_ISSUERS_FILE {path}: {exc}") from None
 
 
 def require_live_ready(settings: Settings) -> None:

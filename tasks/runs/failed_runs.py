@@ -9,7 +9,6 @@ the failing run's own hook is only the fast path. Every path stores the alert un
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -28,25 +27,13 @@ from prefect.client.schemas.filters import (
 from prefect.client.schemas.objects import StateType
 from sqlalchemy.engine import Engine
 
-from storage import repo
-from tasks.core.enums import AlertKind
+from storage import alerts
+from tasks.core.readouts import FailedRun
+from tasks.delivery.messages import failure_alert
 
 # The flows whose failure is a pipeline failure (not the failure-alert flow itself: no loops).
 WATCHED_FLOWS = ("ingest", "ingest-local", "revalidate")
 FAILED_TYPES = (StateType.FAILED, StateType.CRASHED)
-
-
-@dataclass(frozen=True, slots=True)
-class FailedRun:
-    """A flow run that ended Failed or Crashed."""
-
-    flow_run_id: str
-    flow_name: str
-    run_name: str
-    state_name: str
-    message: str
-    deployment_id: str
-    issuers: tuple[str, ...]
 
 
 def failed_run(flow_run: Any, flow_name: str, state: Any) -> FailedRun:
@@ -66,28 +53,10 @@ def failed_run(flow_run: Any, flow_name: str, state: Any) -> FailedRun:
     )
 
 
-def failure_alert(run: FailedRun) -> repo.NewAlert:
-    """The alert of one failed run; its dedup key is the flow run id."""
-    issuer = ",".join(run.issuers) or "*"
-    subject = f"pipeline run {run.flow_name}/{run.run_name} {run.state_name.lower()}"
-    reason = run.message or "no message; see the run's logs in the Prefect UI"
-    message = (
-        f"{subject}: {reason}. Flow run {run.flow_run_id}. Fix the cause and rerun: "
-        "documents already stored are kept and the next run picks up the rest."
-    )
-    return repo.NewAlert(
-        kind=AlertKind.PIPELINE_FAILURE,
-        issuer=issuer,
-        subject=subject,
-        message=message,
-        dedup_key=f"pipeline_failure:{run.flow_run_id}",
-    )
-
-
 def store_failures(engine: Engine, runs: Iterable[FailedRun]) -> list[str]:
     """Store one alert per failed run not alerted before; return the ids created."""
     with engine.begin() as conn:
-        return repo.add_alerts(conn, [failure_alert(r) for r in runs])
+        return alerts.add_alerts(conn, [failure_alert(r) for r in runs])
 
 
 def find_failed_runs(

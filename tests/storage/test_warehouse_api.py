@@ -12,17 +12,32 @@ from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 from storage_factories import HKT, QFIN, add_document, at, fact, load, ref
 
-from storage import repo
+from storage.db import table_counts
+from storage.documents import (
+    document_files,
+    document_status,
+    documents_to_process,
+    known_document_ids,
+    record_documents,
+    record_files,
+    set_kind,
+    set_status,
+    upsert_issuers,
+)
+from storage.facts import document_facts
+from storage.loading import load_document
+from storage.runs import finish_run, start_run
 from storage.schema import documents, facts, issuers, runs
 from tasks.core.enums import DocKind, Status
+from tasks.core.errors import UnknownDocumentError
 from tasks.core.records import Issuer, StoredFile
 
 
 def test_upsert_issuers_inserts_then_updates(engine: Engine) -> None:
     renamed = Issuer(ticker="QFIN", name="Qifu", cik=QFIN.cik, hkex_code=QFIN.hkex_code)
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN, QFIN])
-        repo.upsert_issuers(conn, [renamed])
+        upsert_issuers(conn, [QFIN, QFIN])
+        upsert_issuers(conn, [renamed])
         rows = conn.execute(select(issuers.c.ticker, issuers.c.name)).all()
     assert rows == [("QFIN", "Qifu")]
 
@@ -30,23 +45,23 @@ def test_upsert_issuers_inserts_then_updates(engine: Engine) -> None:
 def test_record_documents_returns_only_new_ids(engine: Engine) -> None:
     first, second = ref("0001104659-24-032436", at(12)), ref("0001104659-24-061234", at(20))
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        assert repo.record_documents(conn, [first, first]) == ["sec:0001104659-24-032436"]
-        assert repo.record_documents(conn, [first, second]) == ["sec:0001104659-24-061234"]
-        assert repo.known_document_ids(conn, "QFIN", "sec") == {
+        upsert_issuers(conn, [QFIN])
+        assert record_documents(conn, [first, first]) == ["sec:0001104659-24-032436"]
+        assert record_documents(conn, [first, second]) == ["sec:0001104659-24-061234"]
+        assert known_document_ids(conn, "QFIN", "sec") == {
             first.document_id,
             second.document_id,
         }
-        assert repo.known_document_ids(conn, "QFIN", "hkex") == set()
-        assert repo.document_status(conn, first.document_id) is Status.FETCHED
+        assert known_document_ids(conn, "QFIN", "hkex") == set()
+        assert document_status(conn, first.document_id) is Status.FETCHED
 
 
 def test_published_time_is_stored_in_utc_and_date_as_printed(engine: Engine) -> None:
     # 07:30 in Hong Kong is still the previous day in UTC: published_on keeps the local date.
     hk = ref("12345", at(29).replace(hour=7, minute=30, tzinfo=HKT), source="hkex")
     with engine.begin() as conn:
-        repo.upsert_issuers(conn, [QFIN])
-        repo.record_documents(conn, [hk])
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, [hk])
         row = conn.execute(select(documents.c.published_at, documents.c.published_on)).one()
     assert row.published_at == hk.published_at
     assert row.published_at.utcoffset().total_seconds() == 0
@@ -55,18 +70,18 @@ def test_published_time_is_stored_in_utc_and_date_as_printed(engine: Engine) -> 
 
 def test_document_needs_a_known_issuer(engine: Engine) -> None:
     with pytest.raises(IntegrityError), engine.begin() as conn:
-        repo.record_documents(conn, [ref("x", at(1))])
+        record_documents(conn, [ref("x", at(1))])
 
 
 def test_status_kind_and_documents_to_process(engine: Engine) -> None:
     old, new = add_document(engine, "a", at(1)), add_document(engine, "b", at(2))
     later = add_document(engine, "c", at(3))
     with engine.begin() as conn:
-        repo.set_status(conn, later, Status.LOADED)
-        repo.set_status(conn, old, Status.FAILED, "corrupt PDF")
-        repo.set_kind(conn, new, DocKind.RESULTS_QUARTERLY)
-        assert repo.documents_to_process(conn) == [old, new]
-        assert repo.documents_to_process(conn, issuer="OTHER") == []
+        set_status(conn, later, Status.LOADED)
+        set_status(conn, old, Status.FAILED, "corrupt PDF")
+        set_kind(conn, new, DocKind.RESULTS_QUARTERLY)
+        assert documents_to_process(conn) == [old, new]
+        assert documents_to_process(conn, issuer="OTHER") == []
         row = conn.execute(select(documents).where(documents.c.document_id == old)).one()
         kind = conn.execute(select(documents.c.kind).where(documents.c.document_id == new))
         assert kind.scalar_one() == "results_quarterly"
@@ -74,10 +89,10 @@ def test_status_kind_and_documents_to_process(engine: Engine) -> None:
 
 
 def test_unknown_document_is_an_error(engine: Engine) -> None:
-    with pytest.raises(repo.UnknownDocumentError), engine.begin() as conn:
-        repo.set_status(conn, "sec:missing", Status.LOADED)
-    with pytest.raises(repo.UnknownDocumentError):
-        repo.load_document(engine, "sec:missing", [], [], quarantine=False)
+    with pytest.raises(UnknownDocumentError), engine.begin() as conn:
+        set_status(conn, "sec:missing", Status.LOADED)
+    with pytest.raises(UnknownDocumentError):
+        load_document(engine, "sec:missing", [], [], quarantine=False)
 
 
 def test_files_are_recorded_once_and_updated_on_new_content(engine: Engine) -> None:
@@ -86,17 +101,17 @@ def test_files_are_recorded_once_and_updated_on_new_content(engine: Engine) -> N
     v2 = StoredFile("ex99-1.htm", "https://x/ex99-1.htm", "b" * 64, 1001, "EX-99.1")
     cover = StoredFile("cover.htm", "https://x/cover.htm", "c" * 64, 10, "6-K")
     with engine.begin() as conn:
-        repo.record_files(conn, doc, [v1, cover])
-        repo.record_files(conn, doc, [v1])
-        assert repo.document_files(conn, doc) == [cover, v1]
-        repo.record_files(conn, doc, [v2])
-        assert repo.document_files(conn, doc) == [cover, v2]
+        record_files(conn, doc, [v1, cover])
+        record_files(conn, doc, [v1])
+        assert document_files(conn, doc) == [cover, v1]
+        record_files(conn, doc, [v2])
+        assert document_files(conn, doc) == [cover, v2]
 
 
 def test_runs_record_start_and_summary(engine: Engine) -> None:
     with engine.begin() as conn:
-        run_id = repo.start_run(conn, "flow-1")
-        repo.finish_run(conn, run_id, "completed", {"loaded": 2, "amount": Decimal("1.5")})
+        run_id = start_run(conn, "flow-1")
+        finish_run(conn, run_id, "completed", {"loaded": 2, "amount": Decimal("1.5")})
         row = conn.execute(select(runs)).one()
     assert (row.flow_run_id, row.status) == ("flow-1", "completed")
     assert json.loads(row.summary) == {"amount": "1.5", "loaded": 2}
@@ -111,7 +126,7 @@ def test_amounts_round_trip_exactly(engine: Engine, value: str) -> None:
     with engine.connect() as conn:
         stored = conn.execute(select(facts.c.value).where(facts.c.document_id == doc))
         got = stored.scalar_one()
-        assert repo.document_facts(conn, doc)[0].value == Decimal(value)
+        assert document_facts(conn, doc)[0].value == Decimal(value)
     assert isinstance(got, Decimal)
     assert got == Decimal(value)
 
@@ -119,12 +134,12 @@ def test_amounts_round_trip_exactly(engine: Engine, value: str) -> None:
 def test_floats_and_inexact_amounts_are_refused(engine: Engine) -> None:
     doc = add_document(engine, "a", at(1))
     with pytest.raises(TypeError):
-        repo.load_document(engine, doc, [replace(fact(), value=13.24)], [], quarantine=False)
+        load_document(engine, doc, [replace(fact(), value=13.24)], [], quarantine=False)
     with pytest.raises(ValueError):
-        repo.load_document(engine, doc, [fact(value="1.0000001")], [], quarantine=False)
+        load_document(engine, doc, [fact(value="1.0000001")], [], quarantine=False)
     with engine.connect() as conn:
-        assert repo.table_counts(conn)["facts"] == 0
-        assert repo.document_status(conn, doc) is Status.FETCHED
+        assert table_counts(conn)["facts"] == 0
+        assert document_status(conn, doc) is Status.FETCHED
 
 
 def test_null_period_start_still_unique(engine: Engine) -> None:
@@ -148,4 +163,4 @@ def test_null_period_start_still_unique(engine: Engine) -> None:
         conn.execute(insert(facts).values(row))
     with engine.begin() as conn:  # a duration fact of the same metric and end is distinct
         conn.execute(insert(facts).values({**row, "period_start": date(2024, 1, 1)}))
-        assert repo.table_counts(conn)["facts"] == 2
+        assert table_counts(conn)["facts"] == 2

@@ -1,0 +1,133 @@
+"""Runs in the warehouse: the ``runs`` table, and what a run did read back for its artifact.
+
+Runs are kept here (so ``filings status`` needs no Prefect API). Functions take a
+``Connection`` and run inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.engine import Connection
+
+from storage.schema import alert_events, documents, runs, validation_results
+from storage.sql import utcnow
+from storage.views import ALERTS
+from tasks.core.enums import AlertKind, RunStatus, Severity, Status
+from tasks.core.readouts import AlertLine, FailedCheck, RunActivity, RunRecord, WarehouseStatus
+from tasks.core.records import ALL_ISSUERS
+
+
+def start_run(conn: Connection, flow_run_id: str | None) -> str:
+    """Record the start of a pipeline run; returns its run_id."""
+    run_id = uuid.uuid4().hex
+    conn.execute(
+        runs.insert().values(
+            run_id=run_id,
+            flow_run_id=flow_run_id,
+            started_at=utcnow(),
+            status=RunStatus.RUNNING.value,
+            summary="{}",
+        )
+    )
+    return run_id
+
+
+def started_at(conn: Connection, run_id: str) -> datetime:
+    """When a run started, as stored."""
+    started: datetime = conn.execute(
+        select(runs.c.started_at).where(runs.c.run_id == run_id)
+    ).scalar_one()
+    return started
+
+
+def finish_run(conn: Connection, run_id: str, status: RunStatus, summary: dict[str, Any]) -> None:
+    """Record how a run ended; ``summary`` is stored as JSON (Decimal and dates as text)."""
+    text = json.dumps(summary, sort_keys=True, default=str)
+    stmt = (
+        update(runs)
+        .where(runs.c.run_id == run_id)
+        .values(finished_at=utcnow(), status=RunStatus(status).value, summary=text)
+    )
+    if conn.execute(stmt).rowcount == 0:
+        raise LookupError(f"unknown run {run_id!r}")
+
+
+def fail_runs_of(conn: Connection, flow_run_id: str) -> int:
+    """Mark the still-running runs of a Prefect flow run failed; return how many."""
+    stmt = (
+        update(runs)
+        .where(runs.c.flow_run_id == flow_run_id, runs.c.status == RunStatus.RUNNING.value)
+        .values(status=RunStatus.FAILED.value, finished_at=utcnow())
+    )
+    return int(conn.execute(stmt).rowcount or 0)
+
+
+def run_activity(conn: Connection, since: datetime, issuers: Sequence[str]) -> RunActivity:
+    """Documents touched, checks failed and alerts raised since ``since`` for the issuers."""
+    d, v, a = documents, validation_results, alert_events
+    docs = conn.execute(
+        select(d.c.document_id, d.c.status)
+        .where(d.c.updated_at >= since, d.c.issuer.in_(issuers))
+        .order_by(d.c.document_id)
+    ).all()
+    checks = conn.execute(
+        select(v.c.document_id, v.c.suite, v.c.expectation, v.c.severity, v.c.observed)
+        .join(d, d.c.document_id == v.c.document_id)
+        .where(v.c.validated_at >= since, v.c.success.is_(False), d.c.issuer.in_(issuers))
+        .order_by(v.c.document_id, v.c.suite, v.c.expectation)
+    ).all()
+    alerts = conn.execute(
+        select(a.c.alert_id, a.c.kind, a.c.issuer, a.c.subject, a.c.created_at)
+        .where(a.c.created_at >= since, a.c.issuer.in_([*issuers, ALL_ISSUERS]))
+        .order_by(a.c.created_at, a.c.alert_id)
+    ).all()
+    return RunActivity(
+        documents=tuple((r.document_id, Status(r.status)) for r in docs),
+        failed_checks=tuple(
+            FailedCheck(
+                r.document_id, f"{r.suite}.{r.expectation}", Severity(r.severity), r.observed
+            )
+            for r in checks
+        ),
+        alerts=tuple(_alert_line(r) for r in alerts),
+    )
+
+
+def warehouse_status(conn: Connection, last: int = 10) -> WarehouseStatus:
+    """Last runs, documents by status and alerts not yet delivered on every channel."""
+    recent = conn.execute(
+        select(runs).order_by(runs.c.started_at.desc(), runs.c.run_id).limit(last)
+    ).all()
+    by_status = conn.execute(
+        select(documents.c.status, func.count())
+        .group_by(documents.c.status)
+        .order_by(documents.c.status)
+    ).all()
+    undelivered = conn.execute(
+        select(ALERTS.c.alert_id, ALERTS.c.kind, ALERTS.c.issuer, ALERTS.c.subject)
+        .add_columns(ALERTS.c.created_at)
+        .where(ALERTS.c.delivered_at.is_(None))
+        .order_by(ALERTS.c.created_at, ALERTS.c.alert_id)
+    ).all()
+    return WarehouseStatus(
+        runs=tuple(_run_record(r) for r in recent),
+        documents_by_status={str(s): int(n) for s, n in by_status},
+        undelivered=tuple(_alert_line(r) for r in undelivered),
+    )
+
+
+def _run_record(r: Any) -> RunRecord:
+    summary = json.loads(r.summary or "{}")
+    return RunRecord(
+        r.run_id, r.flow_run_id, r.started_at, r.finished_at, RunStatus(r.status), summary
+    )
+
+
+def _alert_line(r: Any) -> AlertLine:
+    return AlertLine(r.alert_id, AlertKind(r.kind), r.issuer, r.subject, r.created_at)

@@ -1,0 +1,110 @@
+"""What a run is built from its settings: the warehouse, the raw archive, and the sources.
+
+The source registry is here, keyed by :class:`~tasks.core.enums.SourceName`: the one place that
+decides which class serves a source. Adding a source is one module in ``tasks/sources`` (a
+:class:`~tasks.sources.protocol.Source`) and one entry in :data:`REGISTRY` (plus its settings).
+
+SEC allows 10 requests per second per user. On the embedded default one process-wide limiter
+covers every task and thread of the run; where a Prefect server is configured
+(``PREFECT_API_URL``, or ``FILINGS_SEC_LIMITER=prefect``) a Prefect global concurrency limit
+with slot decay covers every flow run that uses that server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from sqlalchemy.engine import Engine
+
+from storage import db
+from tasks.config.settings import Settings, require_live_ready
+from tasks.core.enums import SourceName
+from tasks.core.errors import ConfigError
+from tasks.sources.archive import RawArchive
+from tasks.sources.edgar_source import EdgarSource, HttpEdgarClient
+from tasks.sources.hkex_source import HkexSource, HttpHkexClient
+from tasks.sources.http import HttpClient, Limiter, PrefectRateLimiter, RateLimiter, shared_limiter
+from tasks.sources.local import LocalFiles
+from tasks.sources.protocol import Source, Sources
+
+REPLAY_USER_AGENT = "filings-pipeline replay@localhost"
+
+
+def warehouse(settings: Settings) -> Engine:
+    """An engine on the configured warehouse, migrated to the current schema."""
+    return db.open_warehouse(settings.warehouse_url)
+
+
+def raw_archive(settings: Settings) -> RawArchive:
+    """The raw archive fetched documents are stored in."""
+    return RawArchive(settings.archive_root)
+
+
+def sec_limiter(settings: Settings) -> Limiter:
+    """The limiter SEC requests share: Prefect's global limit on a server, else in-process."""
+    rate = settings.sec_max_requests_per_second
+    mode = settings.sec_limiter
+    if mode == "auto":
+        mode = "prefect" if settings.prefect_api_url else "local"
+    if mode == "prefect":
+        limiter = PrefectRateLimiter(settings.sec_rate_limit_name, rate)
+        limiter.ensure()
+        return limiter
+    # Whole requests per rolling second: 10/s allows 10 in any second, never 11.
+    return shared_limiter(SourceName.SEC, max(1, int(rate)))
+
+
+def _loopback(url: str) -> bool:
+    return (urlsplit(url).hostname or "") in ("127.0.0.1", "localhost", "::1")
+
+
+def _edgar(settings: Settings) -> EdgarSource:
+    """SEC requests to anything but the loopback replay server need a declared User-Agent,
+    however the run was started (CLI, deployment, UI): without one the source refuses to be
+    asked anything (local ingestion still works)."""
+    missing = ""
+    if not (_loopback(settings.sec_data_url) and _loopback(settings.sec_archives_url)):
+        try:
+            require_live_ready(settings)
+        except ConfigError as exc:
+            missing = str(exc)
+    http = HttpClient(
+        user_agent=settings.sec_user_agent or REPLAY_USER_AGENT,
+        limiter=sec_limiter(settings),
+        timeout=settings.http_timeout_seconds,
+    )
+    client = HttpEdgarClient(http, settings.sec_data_url, settings.sec_archives_url)
+    return EdgarSource(client, latest_feed=settings.sec_latest_feed, missing_identity=missing)
+
+
+def _hkex(settings: Settings) -> HkexSource:
+    http = HttpClient(
+        user_agent=settings.sec_user_agent or REPLAY_USER_AGENT,
+        limiter=RateLimiter(settings.hkex_seconds_between_requests),
+        timeout=settings.http_timeout_seconds,
+    )
+    client = HttpHkexClient(http, settings.hkex_url)
+    return HkexSource(
+        client, language=settings.hkex_language, overlap_days=settings.hkex_overlap_days
+    )
+
+
+def _local(settings: Settings) -> LocalFiles:
+    return LocalFiles()
+
+
+# The source registry: each source's builder, in the order a pass lists them.
+REGISTRY: dict[SourceName, Callable[[Settings], Source]] = {
+    SourceName.SEC: _edgar,
+    SourceName.HKEX: _hkex,
+    SourceName.LOCAL: _local,
+}
+
+
+def build_sources(settings: Settings) -> Sources:
+    """Every registered source, each with its own client and pace."""
+    return Sources(
+        {name: build(settings) for name, build in REGISTRY.items()},
+        pause_minutes=settings.sec_pause_minutes,
+    )

@@ -1,0 +1,140 @@
+"""Alert messages: findings (failed checks, restatements, guidance variances, failed runs) as
+alerts an analyst reads, each with the dedup key that makes a rerun raise it only once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tasks.core.enums import AlertKind, Severity, VersusGuidance
+from tasks.core.readouts import FailedRun, GuidanceOutcome, Report, Restatement
+from tasks.core.records import ALL_ISSUERS, NewAlert, ValidationResult
+from tasks.delivery.wording import amount, guidance_range, metric_label, percent, period_label
+
+
+def data_quality_alerts(
+    issuer: str, document_id: str, results: Sequence[ValidationResult]
+) -> list[NewAlert]:
+    """One alert per failed expectation; the same failure of the same document dedups."""
+    alerts = []
+    for result in results:
+        if result.success:
+            continue
+        check = f"{result.suite}.{result.expectation}"
+        subject = f"{issuer} {document_id}: {check} failed ({result.severity})"
+        # observed quotes the failed identity's two sides and their figures, e.g.
+        # "2023-12-31: total_assets 45818672000 vs total_liabilities_and_equity 45818572000".
+        action = (
+            f"Quarantined: its facts stay out of facts_latest until "
+            f"`filings release {document_id} --by NAME`."
+            if result.severity == Severity.CRITICAL
+            else "Published; please review."
+        )
+        message = f"{subject}. {result.observed}. {action}\n{result.details}".strip()
+        alerts.append(
+            NewAlert(
+                kind=AlertKind.DATA_QUALITY,
+                issuer=issuer,
+                subject=subject,
+                message=message,
+                dedup_key=f"data_quality:{document_id}:{result.suite}:{result.expectation}:"
+                f"{result.observed}",
+                document_id=document_id,
+            )
+        )
+    return alerts
+
+
+def restatement_alerts(items: Sequence[Restatement]) -> list[NewAlert]:
+    """One alert per restated value, naming both values and both documents."""
+    alerts = []
+    for r in items:
+        what = f"{r.issuer} {period_label(r.period_start, r.period_end)} {metric_label(r.metric)}"
+        old = amount(r.before.value, r.before.unit, r.before.decimals)
+        new = amount(r.after.value, r.after.unit, r.after.decimals)
+        change = ""
+        if r.before.value and r.before.unit == r.after.unit:
+            change = f" ({percent((r.after.value - r.before.value) * 100 / r.before.value)})"
+        message = (
+            f"{what} was restated from {old} ({r.before.document_id}, reported "
+            f"{r.before.reported_on}) to {new}{change} ({r.after.document_id}, reported "
+            f"{r.after.reported_on}). facts_latest shows {new}; facts_history keeps both. "
+            "Check the later document's notes for the reason before using the old figure."
+        )
+        period = f"{r.period_start or ''}:{r.period_end}"
+        alerts.append(
+            NewAlert(
+                kind=AlertKind.RESTATEMENT,
+                issuer=r.issuer,
+                subject=f"{what} restated: {old} -> {new}",
+                message=message,
+                dedup_key=f"restatement:{r.issuer}:{r.metric}:{period}:{r.basis}:"
+                f"{r.before.document_id}:{r.after.document_id}",
+                document_id=r.after.document_id,
+                details={
+                    "metric": r.metric,
+                    "period_start": r.period_start,
+                    "period_end": r.period_end,
+                    "basis": r.basis,
+                    "before": _report(r.before),
+                    "after": _report(r.after),
+                },
+            )
+        )
+    return alerts
+
+
+def _report(r: Report) -> dict[str, object]:
+    return {k: str(getattr(r, k)) for k in ("value", "decimals", "unit", "document_id")}
+
+
+def guidance_variance_alerts(items: Sequence[GuidanceOutcome]) -> list[NewAlert]:
+    """One alert per guided period whose actual landed outside the range (above or below)."""
+    alerts = []
+    for o in items:
+        if o.outcome not in (VersusGuidance.ABOVE, VersusGuidance.BELOW):
+            continue
+        near, far = (o.high, o.low) if o.outcome == VersusGuidance.ABOVE else (o.low, o.high)
+        bound = near if near is not None else far
+        what = f"{o.issuer} {period_label(o.period_start, o.period_end)} {metric_label(o.metric)}"
+        actual = amount(o.actual, o.unit, o.actual_decimals)
+        side = "top" if o.outcome == VersusGuidance.ABOVE else "bottom"
+        off = abs(o.actual - bound) * 100 / abs(bound) if bound else None
+        how = f"{percent(off, signed=False)} {o.outcome} the {side}" if off is not None else side
+        message = (
+            f"{what} {actual} is {how} of its guidance {guidance_range(o.low, o.high, o.unit)}"
+            f" (issued {o.issued_on})."
+        )
+        if o.variance_pct is not None:
+            message += f" Variance against the midpoint: {percent(o.variance_pct)}."
+        message += f" Actual from {o.actual_document_id}; guidance from {o.guidance_document_id}."
+        alerts.append(
+            NewAlert(
+                kind=AlertKind.GUIDANCE_VARIANCE,
+                issuer=o.issuer,
+                subject=f"{what} {o.outcome} guidance",
+                message=message,
+                dedup_key=f"guidance_variance:{o.issuer}:{o.metric}:{o.period_start}:"
+                f"{o.period_end}:{o.guidance_document_id}:{o.outcome}",
+                document_id=o.actual_document_id,
+                details={"variance_pct": o.variance_pct, "outcome": o.outcome},
+            )
+        )
+    return alerts
+
+
+def failure_alert(run: FailedRun) -> NewAlert:
+    """The alert of one failed run; its dedup key is the flow run id."""
+    issuer = ",".join(run.issuers) or ALL_ISSUERS
+    subject = f"pipeline run {run.flow_name}/{run.run_name} {run.state_name.lower()}"
+    reason = run.message or "no message; see the run's logs in the Prefect UI"
+    message = (
+        f"{subject}: {reason}. Flow run {run.flow_run_id}. Fix the cause and rerun: "
+        "documents already stored are kept and the next run picks up the rest."
+    )
+    return NewAlert(
+        kind=AlertKind.PIPELINE_FAILURE,
+        issuer=issuer,
+        subject=subject,
+        message=message,
+        dedup_key=f"pipeline_failure:{run.flow_run_id}",
+    )

@@ -1,0 +1,60 @@
+"""Run bookkeeping: each run's row in the warehouse's ``runs`` table, and what it published.
+
+A run is recorded when it starts; when it ends, what it did (read back from the warehouse by
+time and issuer) is published as its Prefect artifacts and its counters are stored with how
+it ended. ``filings status`` reads the same table, so it needs no Prefect API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime
+
+from prefect import runtime
+from sqlalchemy.engine import Engine
+
+from storage import findings, runs
+from tasks.core.enums import RunStatus
+from tasks.core.readouts import WarehouseStatus
+from tasks.runs import artifacts
+from tasks.runs.summary import RunSummary
+
+
+@dataclass(frozen=True, slots=True)
+class RunHandle:
+    """A started run: its warehouse id and start time."""
+
+    run_id: str
+    started_at: datetime
+
+
+def begin(engine: Engine) -> RunHandle:
+    """Record the run in the warehouse's ``runs`` table."""
+    flow_run_id = runtime.flow_run.id
+    with engine.begin() as conn:
+        run_id = runs.start_run(conn, str(flow_run_id) if flow_run_id else None)
+        return RunHandle(run_id, runs.started_at(conn, run_id))
+
+
+def finish(engine: Engine, run: RunHandle, summary: RunSummary, issuers: list[str]) -> None:
+    """Publish the run's artifacts and record how it ended."""
+    with engine.connect() as conn:
+        activity = runs.run_activity(conn, run.started_at, issuers)
+        guidance = findings.guidance_rows(conn, issuers)
+    scope = runtime.deployment.name or runtime.flow_run.flow_name or "ingest"
+    artifacts.publish_run_task(scope, summary, activity, guidance)
+    outcome = RunStatus.COMPLETED if summary.ok else RunStatus.COMPLETED_WITH_ERRORS
+    with engine.begin() as conn:
+        runs.finish_run(conn, run.run_id, outcome, asdict(summary))
+
+
+def fail_runs_of(engine: Engine, flow_run_id: str) -> int:
+    """Mark the still-running runs of a Prefect flow run failed; return how many."""
+    with engine.begin() as conn:
+        return runs.fail_runs_of(conn, flow_run_id)
+
+
+def warehouse_status(engine: Engine, last: int = 10) -> WarehouseStatus:
+    """Last runs, documents by status and alerts not yet delivered on every channel."""
+    with engine.connect() as conn:
+        return runs.warehouse_status(conn, last)

@@ -1,0 +1,98 @@
+"""HKEXnews as a :class:`~tasks.sources.protocol.Source`: announcements and their PDFs.
+
+:class:`HttpHkexClient` is the only code that talks to HKEXnews. HKEX's terms of use restrict
+automated access: the pace is the user's to set (``FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS``,
+default 1 s). The listing and its parsers are pure (:mod:`tasks.sources.hkex`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from tasks.core.enums import SourceName
+from tasks.core.errors import ParseError
+from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
+from tasks.sources import hkex, urls
+from tasks.sources.http import HttpClient, Response
+from tasks.sources.listing import Listing
+from tasks.sources.protocol import PageReader
+
+
+class HttpHkexClient:
+    """HKEXnews over HTTP at the configured base URL."""
+
+    def __init__(self, http: HttpClient, hkex_url: str) -> None:
+        self._http = http
+        self.hkex_url = hkex_url
+
+    def active_stocks(self) -> Sequence[Mapping[str, Any]]:
+        """The active stock list (code -> stockId)."""
+        data = _json(self._http.get(urls.hkex_active_stocks(self.hkex_url)))
+        if not isinstance(data, list):
+            raise ParseError("HKEx active stock list is not a JSON array")
+        return data
+
+    def prefix_search(self, code: str) -> Sequence[Mapping[str, Any]]:
+        """``prefix.do`` rows for a code (a prefix search: match the code exactly)."""
+        page = self._http.get(urls.hkex_prefix_search(self.hkex_url, code))
+        return hkex.parse_prefix(page.text())
+
+    def title_search(
+        self, stock_id: int, start: date, end: date, row_range: int
+    ) -> Mapping[str, Any]:
+        """One title-search request."""
+        url = urls.hkex_title_search(self.hkex_url, stock_id, start, end, row_range)
+        data = _json(self._http.get(url))
+        if not isinstance(data, Mapping):
+            raise ParseError("HKEx title search answer is not a JSON object")
+        return data
+
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
+        """One announcement file."""
+        return self._http.get(url, headers)
+
+
+class HkexSource:
+    """HKEXnews announcements of an issuer, by title search; each one is its PDF."""
+
+    name = SourceName.HKEX
+    listed = True
+
+    def __init__(self, client: HttpHkexClient, *, language: str = "en", overlap_days: int = 7):
+        self.client = client
+        self.language = language
+        self.overlap_days = overlap_days
+
+    def refusal(self) -> str:
+        """HKEx needs no declared identity: always "" (its pace is the limiter's)."""
+        return ""
+
+    def discover(
+        self, issuer: Issuer, since: date, cursor: Mapping[str, str], now: datetime
+    ) -> Listing:
+        """Announcements from ``since`` to today in Hong Kong (see ``hkex.list_hkex``)."""
+        until = now.astimezone(hkex.HONG_KONG).date()
+        return hkex.list_hkex(
+            self.client, issuer, since, until, self.client.hkex_url, self.language, cursor,
+            self.overlap_days,
+        )  # fmt: skip
+
+    def files(
+        self, ref: DocumentRef, cik: str, pages: PageReader, archived: Sequence[StoredFile]
+    ) -> tuple[SourceFile, ...]:
+        """The announcement's file as listed, else the PDF its link names."""
+        return ref.files or (SourceFile(ref.url.rsplit("/", 1)[-1], ref.url, "PDF"),)
+
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
+        """One announcement file."""
+        return self.client.fetch(url, headers)
+
+
+def _json(response: Response) -> Any:
+    try:
+        return json.loads(response.content)
+    except ValueError:
+        raise ParseError(f"{response.url}: not JSON (truncated or an error page?)") from None

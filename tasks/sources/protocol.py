@@ -1,0 +1,73 @@
+"""What a source of documents is: the :class:`Source` protocol, and a run's :class:`Sources`.
+
+A source lists an issuer's documents, names the files of one document and downloads a file.
+EDGAR (``edgar_source``), HKEXnews (``hkex_source``) and files dropped in by hand (``local``)
+implement it; the fetch stage does everything they share (pauses, the raw archive, the
+warehouse's cursors). Which class serves which :class:`~tasks.core.enums.SourceName` is decided
+in one place, the registry in ``tasks.config.wiring``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Protocol
+
+from tasks.core.enums import SourceName
+from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
+from tasks.sources.http import Response
+from tasks.sources.listing import Listing
+
+# Reads a page that may change (a filing index) with revalidation: the fetch stage provides
+# it, since only it knows the warehouse's HTTP cache and the raw archive.
+PageReader = Callable[[str], bytes]
+
+
+class Source(Protocol):
+    """A place documents come from."""
+
+    @property
+    def name(self) -> SourceName:
+        """The source's name: the first part of its documents' ids."""
+        ...
+
+    @property
+    def listed(self) -> bool:
+        """True when a scheduled pass lists it (EDGAR, HKEx); hand-dropped files are not."""
+        ...
+
+    def refusal(self) -> str:
+        """Why it must not be asked anything now (a missing identity); "" when it may."""
+        ...
+
+    def discover(
+        self, issuer: Issuer, since: date, cursor: Mapping[str, str], now: datetime
+    ) -> Listing:
+        """What it lists for the issuer from ``since`` (or since the stored ``cursor``)."""
+        ...
+
+    def files(
+        self, ref: DocumentRef, cik: str, pages: PageReader, archived: Sequence[StoredFile]
+    ) -> tuple[SourceFile, ...]:
+        """The files of a document worth downloading (``archived``: those stored already)."""
+        ...
+
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
+        """Download one file (``headers`` for a conditional request)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """A run's sources by name, and how long a rate-limit block pauses one."""
+
+    by_name: Mapping[SourceName, Source]
+    pause_minutes: float = 10.0
+
+    def __getitem__(self, name: str) -> Source:
+        return self.by_name[SourceName(name)]
+
+    def listed(self) -> list[SourceName]:
+        """The sources a scheduled pass lists, in registry order."""
+        return [name for name, source in self.by_name.items() if source.listed]
