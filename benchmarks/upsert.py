@@ -34,7 +34,7 @@ from sqlalchemy import Engine, MetaData, Table, text
 from storage import db
 from storage.documents import record_documents, upsert_issuers
 from storage.loading import load_document
-from storage.rows import FACT_COLUMNS, fact_row
+from storage.mapping import FACT_COLUMNS, fact_row
 from storage.sql import copy_rows
 from tasks.core.records import DocumentRef, Fact, Issuer, Provenance
 

@@ -29,6 +29,7 @@ from tasks.core.metrics import MetricDef, metrics
 from tasks.core.records import Fact
 
 if TYPE_CHECKING:
+    # deferred heavy import: pandas, only when a document is validated
     import pandas as pd
 
 SUITES_DIR = Path(__file__).parent / "suites"
@@ -160,6 +161,7 @@ def facts_frame(facts: Sequence[Fact]) -> pd.DataFrame:
     An exact repeat (a table figure printed twice) is one row: it cannot conflict. Different
     figures for one key stay, for the structure suite to find.
     """
+    # deferred heavy import: pandas, only when a document is validated
     import pandas as pd
 
     catalog = metrics()
@@ -204,6 +206,7 @@ def identity_checks(
     facts: Sequence[Fact], specs: Sequence[SuiteSpec], context: Context | None = None
 ) -> IdentityChecks:
     """Evaluate every check-frame rule of ``specs`` on one document's facts."""
+    # deferred heavy import: pandas, only when a document is validated
     import pandas as pd
 
     ctx = context or Context()

@@ -84,6 +84,7 @@ def run_suites(
     run_name: str, frames: Mapping[str, pd.DataFrame], docs_site: Path | None = None
 ) -> list[Outcome]:
     """Run every suite on its frame; keep the results for ``docs_site``'s build when given."""
+    # deferred heavy import: GX costs seconds (see the module docstring)
     from great_expectations.core.run_identifier import RunIdentifier
 
     # Data Docs file keys may not hold path separators (local file names do).
@@ -187,7 +188,10 @@ def _fingerprint(directory: Path) -> tuple[tuple[str, int, int], ...]:
 def _build_runtime(
     specs: list[SuiteSpec], fingerprint: tuple[tuple[str, int, int], ...]
 ) -> _Runtime:
+    # deferred heavy import: GX costs seconds (see the module docstring)
     import great_expectations as gx
+
+    # deferred heavy import: GX costs seconds (see the module docstring)
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
     # GX logs every ephemeral Data Docs folder at INFO: noise in every run's output.
@@ -217,6 +221,7 @@ def _build_runtime(
 
 def build_suite(spec: SuiteSpec) -> Any:
     """A GX suite from its JSON; ConfigError if GX drops any expectation."""
+    # deferred heavy import: GX costs seconds (see the module docstring)
     import great_expectations as gx
 
     suite = gx.ExpectationSuite(
@@ -247,6 +252,7 @@ def _checkpoint(
     runtime: _Runtime, frame: str, result_format: str, suites: tuple[str, ...] = ()
 ) -> Any:
     """The checkpoint running ``suites`` (default: all) of ``frame`` in ``result_format``."""
+    # deferred heavy import: GX costs seconds (see the module docstring)
     import great_expectations as gx
 
     key = (frame, result_format, suites)

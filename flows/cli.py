@@ -6,6 +6,7 @@ Prefect and the flows are imported inside the commands, after the environment is
 
 from __future__ import annotations
 
+import getpass
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ from rich.console import Console
 
 from tasks.config.settings import Settings, load_settings, require_live_ready
 from tasks.core.errors import PipelineError
+from tasks.sources.replay import ReplayServer, default_archive_root
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
 console = Console()
@@ -49,8 +51,6 @@ def _source(mode: SourceMode, settings: Settings) -> Iterator[None]:
         require_live_ready(settings)
         yield
         return
-    from tasks.sources.replay import ReplayServer, default_archive_root
-
     with ReplayServer(default_archive_root()) as server:
         for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
             os.environ[name] = server.url
@@ -64,6 +64,7 @@ def _progress(show: bool) -> Iterator[None]:
     if not show:
         yield
         return
+    # deferred for start-up speed: the tables pull in the warehouse's SQL layer
     from flows.console import progress_bars
 
     with progress_bars(err):
@@ -124,6 +125,7 @@ def _run(
         settings = load_settings()
         _prefect_env(settings, verbose)
         with _source(source, settings), _progress(bars):
+            # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
             from flows.ingest import ingest
 
             summary = ingest(issuers=issuer, since=since, force=force)
@@ -145,6 +147,7 @@ def ingest_files(
     try:
         settings = load_settings()
         _prefect_env(settings, verbose)
+        # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
         from flows.ingest import ingest_local
 
         with _progress(len(paths) > 1):
@@ -163,8 +166,10 @@ def serve(
     """Run the ingest flow on a schedule on this machine (no work pool needed)."""
     settings = load_settings()
     _prefect_env(settings, verbose=True)
+    # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
     from prefect.schedules import Cron
 
+    # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
     from flows.ingest import ingest
 
     with _source(source, settings):
@@ -176,7 +181,10 @@ def status(
     last: Annotated[int, typer.Option(min=1, help="How many recent runs to show.")] = 10,
 ) -> None:
     """Last runs, documents by status and alerts not yet delivered."""
+    # deferred for start-up speed: the tables pull in the warehouse's SQL layer
     from flows.console import status_tables
+
+    # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
     from tasks.runs.bookkeeping import warehouse_status
 
     try:
@@ -196,7 +204,10 @@ def report(
     ] = None,
 ) -> None:
     """Guidance versus actual per issuer, and a chart of it (PNG and HTML)."""
+    # deferred for start-up speed: the tables pull in the warehouse's SQL layer
     from flows.console import guidance_tables
+
+    # deferred for start-up speed: SQLAlchemy and the chart's libraries
     from tasks.runs.guidance_report import read_guidance, write_report
 
     try:
@@ -214,6 +225,7 @@ def report(
 
 
 def _warehouse(settings: Settings | None = None) -> Any:
+    # deferred for start-up speed: SQLAlchemy, Alembic and the HTTP clients
     from tasks.config.wiring import warehouse
 
     return warehouse(settings or load_settings())
@@ -234,11 +246,10 @@ def release(
     verbose: Verbose = False,
 ) -> None:
     """Let a quarantined document's facts into facts_latest (records who and when)."""
-    import getpass
-
     try:
         settings = load_settings()
         _prefect_env(settings, verbose)
+        # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
         from flows.review import release as release_flow
 
         line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
@@ -262,6 +273,7 @@ def revalidate(
         _prefect_env(settings, verbose)
         if issuer:
             _check_issuers(settings, [issuer])
+        # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
         from flows.review import revalidate as revalidate_flow
 
         summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)

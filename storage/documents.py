@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from storage import schema
-from storage.rows import (
+from storage.mapping import (
     FILE_COLUMNS,
     REF_COLUMNS,
     document_row,

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
-from storage.rows import FACT_COLUMNS, FACT_DETAIL, FACT_KEY, fact_from_row, fact_row
+from storage.mapping import FACT_COLUMNS, FACT_DETAIL, FACT_KEY, fact_from_row, fact_row
 from storage.schema import documents, facts
 from storage.sql import copy_rows, insert_ignore
 from tasks.core.enums import Status

@@ -18,8 +18,8 @@ from sqlalchemy.engine import Connection
 
 from storage import schema
 from storage.facts import upsert_facts
+from storage.mapping import Row, dividend_row, guidance_row, result_row
 from storage.quality import status_after_validation
-from storage.rows import Row, dividend_row, guidance_row, result_row
 from storage.schema import documents, validation_results
 from storage.sql import chunks, utcnow
 from tasks.core.enums import DocKind, Status

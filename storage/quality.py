@@ -19,7 +19,7 @@ from sqlalchemy import case, delete, exists, select, update
 from sqlalchemy.engine import Connection
 
 from storage.documents import document_info
-from storage.rows import (
+from storage.mapping import (
     dividend_from_row,
     guidance_from_row,
     result_from_row,

@@ -70,10 +70,12 @@ def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction
 def parse_document(name: str, content: bytes) -> ParsedDocument:
     """Bytes -> tables and text, by content type."""
     if content.startswith(b"%PDF"):
+        # deferred heavy import: the PDF libraries, only for PDF files
         from tasks.parsers.pdf import parse_pdf
 
         return parse_pdf(name, content)
     if _HTML_START.match(content[:2048]):
+        # deferred heavy import: lxml's HTML parser, only for HTML files
         from tasks.parsers.html import parse_html
 
         return parse_html(name, content)

@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
+from expectations import builders, describe, runner
+from expectations.rules import Context, Sourced
 from storage import documents, quality
 from storage import facts as facts_store
 from tasks.core.errors import NotQuarantinedError, ValidationError
@@ -31,9 +32,6 @@ from tasks.core.records import (
     ValidationResult,
     quarantine_required,
 )
-
-if TYPE_CHECKING:
-    from expectations.rules import Context
 
 _PRIOR_DAYS = 400  # a full year's quarters, whatever the document's latest period
 
@@ -50,8 +48,6 @@ def validate_facts(
     With ``docs_site`` (the run's Data Docs folder) the results are kept for
     :func:`build_data_docs`; without it GX forgets them at once.
     """
-    from expectations import builders, describe, runner
-
     specs = runner.suite_specs()
     facts_df = builders.facts_frame(facts)
     checks = builders.identity_checks(facts, specs, context)
@@ -71,8 +67,6 @@ def gather_context(
     engine: Engine, document_id: str, facts: Sequence[Fact], extraction: Extraction | None = None
 ) -> Context:
     """What the warehouse knows that this document is checked against."""
-    from expectations.rules import Context, Sourced
-
     with engine.begin() as conn:
         info = documents.document_info(conn, document_id)
         prior: list[tuple[str, Fact]] = []
@@ -142,8 +136,6 @@ _KEPT_NOTE = "kept from the validation of the extracted text: its inputs are not
 
 def _text_only_checks() -> list[str]:
     """Expectations whose inputs exist only in an extraction (suite meta ``extraction_only``)."""
-    from expectations import runner
-
     return [
         e["meta"]["name"]
         for s in runner.suite_specs()

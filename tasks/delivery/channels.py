@@ -107,6 +107,7 @@ def _smtp_url(settings: Settings) -> str | None:
 
 def load_secret_block(name: str, what: str) -> str:
     """The value of the Prefect Secret block ``name`` (needs the Prefect API)."""
+    # deferred heavy import: Prefect's blocks, only when a Secret block is configured
     from prefect.blocks.system import Secret
 
     try:

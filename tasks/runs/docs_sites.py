@@ -19,6 +19,9 @@ from pathlib import Path
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
+from prefect.runtime import flow_run
+
+from expectations import runner
 
 _RUN_SITE = re.compile(r"(\d{8}T\d{6}Z)-[0-9a-f]{8}")
 _STAMP = "%Y%m%dT%H%M%SZ"
@@ -31,8 +34,6 @@ def new_docs_site(root: Path, run_id: str | None = None, now: datetime | None = 
     ``run_id`` defaults to the Prefect flow run's id, or a random one outside a flow.
     """
     if run_id is None:
-        from prefect.runtime import flow_run
-
         run_id = str(flow_run.id or uuid.uuid4())
     stamp = (now or datetime.now(UTC)).strftime(_STAMP)
     return root / f"{stamp}-{run_id.replace('-', '')[:8]}"
@@ -44,8 +45,6 @@ def build_data_docs(docs_site: Path, keep_days: int = 0, now: datetime | None = 
     ``keep_days`` 0 keeps every site; otherwise sites started more than that many days before
     ``now`` are deleted (never this run's own).
     """
-    from expectations import runner
-
     index = runner.build_docs(docs_site)
     if index is None:
         return ""

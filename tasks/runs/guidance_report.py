@@ -72,6 +72,7 @@ def write_report(rows: Sequence[GuidanceRow], out_dir: Path, stem: str = "guidan
         svg = io.StringIO()
         figure.savefig(svg, format="svg")
     finally:
+        # deferred heavy import: matplotlib, only when a chart is drawn
         import matplotlib.pyplot as plt
 
         plt.close(figure)
@@ -88,9 +89,11 @@ def _panels(rows: Sequence[GuidanceRow]) -> list[tuple[tuple[str, str, str], lis
 
 
 def _figure(rows: Sequence[GuidanceRow]) -> Any:
+    # deferred heavy import: matplotlib, only when a chart is drawn
     import matplotlib
 
     matplotlib.use("Agg")  # no display on servers; set before pyplot is imported
+    # deferred heavy import: matplotlib, only when a chart is drawn
     import matplotlib.pyplot as plt
 
     panels = _panels(rows)

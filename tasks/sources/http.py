@@ -107,6 +107,7 @@ class PrefectRateLimiter:
 
     def ensure(self) -> None:
         """Create (or correct) the limit on the server."""
+        # deferred heavy import: Prefect's client, only with a Prefect server
         from prefect.client.orchestration import get_client
 
         with get_client(sync_client=True) as client:
@@ -116,6 +117,7 @@ class PrefectRateLimiter:
 
     def acquire(self) -> None:
         """Take one slot; the server frees it by decay."""
+        # deferred heavy import: Prefect's client, only with a Prefect server
         from prefect.concurrency.sync import rate_limit
 
         rate_limit(self.name, occupy=1, timeout_seconds=self._timeout, strict=True)

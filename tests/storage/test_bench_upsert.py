@@ -13,7 +13,7 @@ from sqlalchemy import Engine, Table, inspect
 from sqlalchemy.exc import IntegrityError
 
 from benchmarks import upsert as bench
-from storage.rows import FACT_COLUMNS, fact_row
+from storage.mapping import FACT_COLUMNS, fact_row
 from storage.sql import copy_rows
 
 pytestmark = pytest.mark.postgres

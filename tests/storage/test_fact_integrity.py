@@ -18,7 +18,7 @@ from storage_factories import add_document, at, fact
 from storage.db import make_engine
 from storage.facts import insert_new
 from storage.loading import load_document
-from storage.rows import FACT_COLUMNS, fact_row
+from storage.mapping import FACT_COLUMNS, fact_row
 from storage.schema import documents, facts
 from storage.sql import utcnow
 

@@ -1,0 +1,134 @@
+"""The import rules between the project's rooms, checked on every module's imports (ast).
+
+- ``tasks.core`` imports only the standard library (and itself);
+- ``storage``, ``expectations``, ``tasks.parsers`` and ``tasks.sources`` import nothing from
+  ``tasks`` but ``tasks.core`` (and their own package);
+- nothing outside ``flows`` imports ``flows``;
+- ``tasks.parsers`` never imports requests, sqlalchemy or prefect;
+- no module name repeats across the product's folders.
+
+Every import counts: top-level, function-local and ``TYPE_CHECKING`` ones alike.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PRODUCT = ("flows", "tasks", "expectations", "storage")
+# Packages that may take nothing from tasks but its kernel.
+KERNEL_ONLY = ("storage", "expectations", "tasks.parsers", "tasks.sources")
+PARSER_FORBIDDEN = ("requests", "sqlalchemy", "prefect")
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def module_name(root: Path, path: Path) -> str:
+    """``tasks/core/records.py`` -> ``tasks.core.records`` (a package's ``__init__`` -> it)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path, module: str) -> Iterator[tuple[int, str]]:
+    """(line, imported name) for every import in the file; ``from a import b`` gives ``a.b``."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: resolve against the importing package
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                yield node.lineno, f"{base}.{alias.name}"
+
+
+def breach(importer: str, imported: str) -> str:
+    """Why ``importer`` may not import ``imported`` ("" when it may)."""
+    top = imported.split(".")[0]
+    kernel = _within(importer, "tasks.core")
+    if kernel and top not in sys.stdlib_module_names and not _within(imported, "tasks.core"):
+        return "tasks.core imports only the standard library"
+    if _within(imported, "flows") and not _within(importer, "flows"):
+        return "nothing imports flows"
+    for package in KERNEL_ONLY:
+        if not _within(importer, package) or not _within(imported, "tasks"):
+            continue
+        if not (_within(imported, "tasks.core") or _within(imported, package)):
+            return f"{package} imports nothing from tasks but tasks.core"
+    if _within(importer, "tasks.parsers") and top in PARSER_FORBIDDEN:
+        return f"parsers never import {top}"
+    return ""
+
+
+def check_tree(root: Path) -> list[str]:
+    """Every breach of the import rules under ``root``, as ``path:line: importer -> name``."""
+    found = []
+    for folder in PRODUCT:
+        for path in sorted((root / folder).rglob("*.py")):
+            module = module_name(root, path)
+            for line, name in imports(path, module):
+                why = breach(module, name)
+                if why:
+                    found.append(f"{path.relative_to(root)}:{line}: {module} -> {name} ({why})")
+    return found
+
+
+def repeated_names(root: Path) -> dict[str, list[str]]:
+    """Module names that stand in more than one folder of the product."""
+    where: dict[str, list[str]] = defaultdict(list)
+    for folder in PRODUCT:
+        for path in (root / folder).rglob("*.py"):
+            if path.name != "__init__.py" and "versions" not in path.parts:
+                where[path.stem].append(str(path.parent.relative_to(root)))
+    return {name: sorted(dirs) for name, dirs in where.items() if len(dirs) > 1}
+
+
+def test_the_product_keeps_the_import_rules() -> None:
+    assert check_tree(ROOT) == []
+
+
+def test_no_module_name_repeats_across_folders() -> None:
+    assert repeated_names(ROOT) == {}
+
+
+def _plant(root: Path, relative: str, text: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_the_checker_catches_planted_breaches(tmp_path: Path) -> None:
+    _plant(tmp_path, "tasks/core/bad.py", "import requests\n")
+    _plant(tmp_path, "storage/bad.py", "def f():\n    from tasks.fetch import utcnow\n")
+    _plant(tmp_path, "expectations/bad.py", "from tasks import validate\n")
+    _plant(tmp_path, "tasks/sources/bad.py", "from ..config import settings\n")
+    _plant(tmp_path, "tasks/parsers/bad.py", "def f():\n    import sqlalchemy\n")
+    _plant(tmp_path, "tasks/load.py", "from flows.ingest import ingest\n")
+    _plant(tmp_path, "tasks/core/fine.py", "import json\nfrom tasks.core import enums\n")
+    _plant(tmp_path, "storage/fine.py", "from tasks.core.records import Fact\nimport sqlalchemy\n")
+    _plant(tmp_path, "tasks/sources/fine.py", "from tasks.sources import urls\n")
+    found = check_tree(tmp_path)
+    assert sorted(line.split(":")[0] for line in found) == [
+        "expectations/bad.py",
+        "storage/bad.py",
+        "tasks/core/bad.py",
+        "tasks/load.py",
+        "tasks/parsers/bad.py",
+        "tasks/sources/bad.py",
+    ]
+    assert any("-> tasks.config.settings" in line for line in found)  # relative, resolved
+
+
+def test_the_checker_catches_a_repeated_module_name(tmp_path: Path) -> None:
+    _plant(tmp_path, "flows/quality.py", "")
+    _plant(tmp_path, "storage/quality.py", "")
+    assert repeated_names(tmp_path) == {"quality": ["flows", "storage"]}
