@@ -38,9 +38,10 @@ from typing import Any
 import pdfplumber
 
 from tasks.extract import extract_file, load_catalog
+from tasks.sources.replay import default_archive_root
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "tests" / "fixtures" / "hkex" / "03660"
+FIXTURES = default_archive_root() / "hkex" / "03660"
 REFERENCE = ROOT / "tests" / "fixtures" / "reference" / "hkex"
 ENCODED = REFERENCE / "hkex_00328_2025-06-27_profit_warning_zh.pdf"  # embedded CID fonts
 _FILLER = (

@@ -26,8 +26,9 @@ from pathlib import Path
 from expectations.rules import Context
 from tasks.core.records import Fact
 from tasks.extract import extract_file, load_catalog
+from tasks.sources.replay import default_archive_root
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+FIXTURES = default_archive_root()
 DOCUMENTS = (
     "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm",
     "sec/0001741530/0001104659-24-088431/tm2421456d1_ex99-1.htm",

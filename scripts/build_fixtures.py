@@ -1,4 +1,7 @@
-"""Regenerate the replay archive under tests/fixtures/{sec,hkex} from the seed texts.
+"""Regenerate the replay archive (tasks/sources/replay_archive/{sec,hkex}) from the seed texts.
+
+The archive is package data: ``make run`` and an installed wheel serve it. The seeds stay
+in tests/fixtures/seeds.
 
 Deterministic: the same bytes on every run (fixed dates, reportlab ``invariant=1``, sorted
 JSON keys). Usage: ``.venv/bin/python scripts/build_fixtures.py [--out DIR]``.
@@ -15,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fixturegen import hkex_build, sec_build  # noqa: E402
 from fixturegen.edgar_meta import dump_json  # noqa: E402
 
-FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+ARCHIVE = Path(__file__).resolve().parents[1] / "tasks" / "sources" / "replay_archive"
 
 
 def build(root: Path) -> dict[str, object]:
@@ -38,7 +41,7 @@ def build(root: Path) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--out", type=Path, default=FIXTURES, help="fixtures root to write")
+    parser.add_argument("--out", type=Path, default=ARCHIVE, help="replay archive root to write")
     args = parser.parse_args(argv)
     manifest = build(args.out)
     print(f"wrote {len(manifest['documents'])} documents under {args.out}")  # type: ignore[arg-type]

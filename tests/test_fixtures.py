@@ -1,4 +1,4 @@
-"""The generated replay archive (tests/fixtures/sec, tests/fixtures/hkex) is well formed."""
+"""The generated replay archive (package data: tasks/sources/replay_archive) is well formed."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ import pdfplumber
 import pytest
 from lxml import html
 
+from tasks.sources.replay import default_archive_root
+
 ROOT = Path(__file__).resolve().parents[1]
-FIX = ROOT / "tests" / "fixtures"
+FIX = default_archive_root()
 SEC = FIX / "sec" / "0001741530"
 HKEX = FIX / "hkex"
 Q4_2023 = SEC / "0001104659-24-032436"

@@ -148,7 +148,7 @@ def row(a: Announcement, size: int) -> dict[str, str]:
 
 
 def build(root: Path) -> list[dict[str, object]]:
-    """Write tests/fixtures/hkex/... under ``root``; return manifest entries."""
+    """Write the archive's hkex/... under ``root``; return manifest entries."""
     base = root / "hkex"
     _write(base / "activestock_sehk_e.json", dump_json(ACTIVE_STOCKS))
     pdfs = _pdfs()

@@ -107,7 +107,7 @@ def build_documents() -> dict[str, dict[str, bytes]]:
 
 
 def build(root: Path) -> list[dict[str, object]]:
-    """Write tests/fixtures/sec/... under ``root``; return manifest entries."""
+    """Write the archive's sec/... under ``root``; return manifest entries."""
     base = root / "sec" / CIK10
     docs = build_documents()
     entries: list[dict[str, object]] = []

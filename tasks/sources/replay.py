@@ -284,5 +284,5 @@ def _handler_for(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
 
 
 def default_archive_root() -> Path:
-    """The replay archive committed with the project (``tests/fixtures``)."""
-    return Path(__file__).resolve().parents[2] / "tests" / "fixtures"
+    """The bundled replay archive: package data beside this module (``replay_archive/``)."""
+    return Path(__file__).resolve().parent / "replay_archive"

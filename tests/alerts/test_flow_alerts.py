@@ -25,11 +25,12 @@ from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_VS_ACTUAL
 from tasks.config.settings import Settings
 from tasks.core.errors import ConfigError
 from tasks.delivery.channels import channels_from_settings
+from tasks.sources.replay import default_archive_root
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-Q4_2023 = FIXTURES / "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm"
-Q2_2024 = FIXTURES / "sec/0001741530/0001104659-24-088431/tm2421456d1_ex99-1.htm"
-Q4_2024 = FIXTURES / "hkex/03660/11480512.pdf"
+ARCHIVE = default_archive_root()
+Q4_2023 = ARCHIVE / "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm"
+Q2_2024 = ARCHIVE / "sec/0001741530/0001104659-24-088431/tm2421456d1_ex99-1.htm"
+Q4_2024 = ARCHIVE / "hkex/03660/11480512.pdf"
 TOKEN = "hook-T0KEN-7f3a"
 
 

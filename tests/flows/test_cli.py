@@ -1,7 +1,6 @@
 """The `filings` command line: one-line errors, non-zero exits, and local ingest."""
 
 import re
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -10,9 +9,10 @@ from typer.testing import CliRunner
 from flows.cli import app
 from storage import db
 from storage.schema import alert_events, documents
+from tasks.sources.replay import default_archive_root
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-Q4_2023_EX99 = FIXTURES / "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm"
+ARCHIVE = default_archive_root()
+Q4_2023_EX99 = ARCHIVE / "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm"
 runner = CliRunner()
 
 

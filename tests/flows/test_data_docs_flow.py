@@ -9,9 +9,10 @@ from sqlalchemy import select
 from expectations import runner
 from flows.ingest import ingest_local
 from storage.schema import documents
+from tasks.sources.replay import default_archive_root
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-EXHIBITS = sorted((FIXTURES / "sec/0001741530").glob("*/*ex99*.htm"))[:2]
+ARCHIVE = default_archive_root()
+EXHIBITS = sorted((ARCHIVE / "sec/0001741530").glob("*/*ex99*.htm"))[:2]
 
 
 @pytest.fixture

@@ -1,6 +1,5 @@
 """Run-level behaviour of the flows: artifacts, the runs table, progress and failure alerts."""
 
-from pathlib import Path
 from uuid import uuid4
 
 import pytest
@@ -17,8 +16,8 @@ from storage.schema import alert_events, runs
 from tasks.runs.guidance_report import read_guidance, write_report
 from tasks.sources.replay import ReplayServer, default_archive_root
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-EXHIBITS = sorted((FIXTURES / "sec/0001741530").glob("*/*ex99*.htm"))[:2]
+ARCHIVE = default_archive_root()
+EXHIBITS = sorted((ARCHIVE / "sec/0001741530").glob("*/*ex99*.htm"))[:2]
 
 
 @pytest.fixture

@@ -18,12 +18,14 @@ import pytest
 from tasks.core.precision import rounded
 from tasks.core.records import Dividend, Extraction, Guidance, StoredFile
 from tasks.extract import extract_document, extract_file, load_catalog
+from tasks.sources.replay import default_archive_root
 from tests.golden.golden import Golden, load, period
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEEDS = FIXTURES / "seeds"
-SEC = FIXTURES / "sec" / "0001741530"
-HKEX = FIXTURES / "hkex" / "03660"
+ARCHIVE = default_archive_root()
+SEC = ARCHIVE / "sec" / "0001741530"
+HKEX = ARCHIVE / "hkex" / "03660"
 _CACHE: dict[tuple[Path, ...], Extraction] = {}
 
 

@@ -11,11 +11,13 @@ import pytest
 from tasks.core.records import Extraction, Fact
 from tasks.extract import extract_file, load_catalog
 from tasks.parsers.catalog import LabelCatalog
+from tasks.sources.replay import default_archive_root
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEEDS = FIXTURES / "seeds"
-SEC = FIXTURES / "sec" / "0001741530"
-HKEX = FIXTURES / "hkex" / "03660"
+ARCHIVE = default_archive_root()
+SEC = ARCHIVE / "sec" / "0001741530"
+HKEX = ARCHIVE / "hkex" / "03660"
 
 Q4_2023_TEXT = SEEDS / "sec_0001741530_2024-03-12_6k_q4-2023.txt"
 Q2_2024_TEXT = SEEDS / "sec_0001741530_2024-08-13_6k_q2-2024.txt"

@@ -22,7 +22,7 @@ from tasks.core.errors import ParseError
 from tasks.parsers import pdf as pdf_module
 from tasks.parsers.pdf import parse_pdf
 from tasks.parsers.pdfwords import page_text, page_words
-from tests.parsers.conftest import DIVIDEND_PDF, FIXTURES, Q4_2024_PDF
+from tests.parsers.conftest import ARCHIVE, DIVIDEND_PDF, FIXTURES, Q4_2024_PDF
 
 Draw = Callable[[canvas.Canvas], None]
 
@@ -151,7 +151,9 @@ def test_kerning_splits_words_like_pdfplumber() -> None:
 
 
 @pytest.mark.parametrize(
-    "path", sorted(FIXTURES.rglob("*.pdf")), ids=lambda p: p.name if isinstance(p, Path) else ""
+    "path",
+    sorted([*ARCHIVE.rglob("*.pdf"), *FIXTURES.rglob("*.pdf")]),
+    ids=lambda p: p.name if isinstance(p, Path) else "",
 )
 def test_fixture_documents(path: Path) -> None:
     _assert_same_words(path.read_bytes())

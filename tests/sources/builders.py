@@ -1,4 +1,4 @@
-"""Small replay archives written into a test's tmp folder (same layout as tests/fixtures)."""
+"""Small replay archives written into a test's tmp folder (the layout of the bundled one)."""
 
 from __future__ import annotations
 

@@ -14,9 +14,10 @@ from storage.loading import load_document
 from storage.schema import dividends
 from tasks.core.records import StoredFile
 from tasks.extract import extract_document
+from tasks.sources.replay import default_archive_root
 
 ROOT = Path(__file__).resolve().parents[1]
-FILING = ROOT / "fixtures" / "sec" / "0001741530" / "0001104659-24-032436"
+FILING = default_archive_root() / "sec" / "0001741530" / "0001104659-24-032436"
 FILES = ("tm248123d1_6k.htm", "tm248123d1_ex99-1.htm")
 GOLDEN = ROOT / "golden" / "sec_0001741530_2024-03-12_6k_q4-2023.json"
 

@@ -12,11 +12,13 @@ from expectations.rules import Context
 from tasks.core.records import Fact, ValidationResult, quarantine_required
 from tasks.delivery.messages import data_quality_alerts
 from tasks.extract import extract_file, load_catalog
+from tasks.sources.replay import default_archive_root
 from tasks.validate import validate_facts
 
 from .qfin_facts import DEC24, altered, fact
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ARCHIVE = default_archive_root()
 SEEDS = FIXTURES / "seeds"
 Q2_2023 = (date(2023, 4, 1), date(2023, 6, 30))
 
@@ -65,7 +67,8 @@ def test_alert_names_the_failed_identity_and_both_sides(good_facts: list[Fact]) 
 
 
 def _seed(name: str, kind_hint: str = "") -> list[ValidationResult]:
-    path = FIXTURES / name
+    # sec/ and hkex/ documents are the replay archive's; the seeds stay in tests/fixtures
+    path = (ARCHIVE if name.startswith(("sec/", "hkex/")) else FIXTURES) / name
     extraction = extract_file(path.name, path.read_bytes(), load_catalog("QFIN"))
     context = Context(
         document_id=path.name,

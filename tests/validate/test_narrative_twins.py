@@ -29,6 +29,7 @@ from tasks.core.records import (
     quarantine_required,
 )
 from tasks.extract import extract_document
+from tasks.sources.replay import default_archive_root
 from tasks.validate import revalidate_document, validate_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -65,7 +66,7 @@ def validate(engine: Engine, extraction: Extraction) -> dict[str, ValidationResu
 
 @pytest.fixture(scope="module")
 def q2_exhibit() -> bytes:
-    content = (FIXTURES / Q2_2024).read_bytes()
+    content = (default_archive_root() / Q2_2024).read_bytes()
     assert content.count(PRINTED) == 2
     return content
 

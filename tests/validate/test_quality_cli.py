@@ -21,9 +21,10 @@ from flows.cli import app  # noqa: E402
 from storage import db  # noqa: E402
 from storage.schema import documents, releases  # noqa: E402
 from storage.views import FACTS_LATEST  # noqa: E402
+from tasks.sources.replay import default_archive_root
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-Q4_2023_EX99 = FIXTURES / "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm"
+ARCHIVE = default_archive_root()
+Q4_2023_EX99 = ARCHIVE / "sec/0001741530/0001104659-24-032436/tm248123d1_ex99-1.htm"
 runner = CliRunner()
 
 

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from expectations.rules import Context
 from tasks.core.records import Extraction, StoredFile, ValidationResult, quarantine_required
 from tasks.extract import extract_document
+from tasks.sources.replay import default_archive_root
 from tasks.validate import validate_facts
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ARCHIVE = default_archive_root()
 Q2_2024 = "sec/0001741530/0001104659-24-088431/tm2421456d1_ex99-1.htm"
 Q4_2024 = "hkex/03660/11480512.pdf"
 
 
 def _extract(relative: str) -> Extraction:
-    path = FIXTURES / relative
+    path = ARCHIVE / relative
     stored = StoredFile(path.name, path.as_uri(), "sha", path.stat().st_size, "test")
     return extract_document(f"test:{path.name}", [(stored, path.read_bytes())], "QFIN")
 
