@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table, Text
 
-from storage.types import ExactDecimal, UtcDateTime
+from storage.types import SCALE, ExactDecimal, UtcDateTime
 from tasks.core.precision import PRINTED_DECIMALS, half_unit
 
 
@@ -60,7 +60,12 @@ def _facts_latest(dialect: str) -> str:
     # PostgreSQL needs one type for a recursive column; a bare CAST on SQLite would turn the
     # exact decimal TEXT into a float.
     num = "CAST({} AS NUMERIC)" if dialect == "postgresql" else "{}"
-    keep = "(n.decimals < c.decimals AND n.unit = c.unit AND ABS(n.value - c.value) <= s.half_unit)"
+    # SQLite subtracts in binary floating point (8.15 - 8.1 > 0.05): rounding the gap to the
+    # stored scale gives back the exact difference, so the boundary agrees there as well.
+    gap = "ABS(n.value - c.value)"
+    if dialect == "sqlite":
+        gap = f"ROUND({gap}, {SCALE})"
+    keep = f"(n.decimals < c.decimals AND n.unit = c.unit AND {gap} <= s.half_unit)"
 
     def pick(column: str) -> str:
         return f"CASE WHEN {keep} THEN c.{column} ELSE n.{column} END"

@@ -365,6 +365,47 @@ WINDOW w AS (PARTITION BY d.issuer, g.metric, g.period_start, g.period_end
 }
 
 
+# Revision 0005: on SQLite, facts_latest rounds the gap between two figures to the stored scale
+# before comparing it with half a unit (floating point put 8.15 - 8.1 above 0.05). PostgreSQL's
+# SQL and every other view are 0003's.
+VIEWS_0005: Views = {
+    **VIEWS_0003,
+    "facts_latest": {
+        "sqlite": """
+WITH RECURSIVE
+steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
+candidates AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
+           f.document_id,
+           DENSE_RANK() OVER (ORDER BY d.issuer, f.metric, f.period_start, f.period_end) AS grp,
+           ROW_NUMBER() OVER (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end
+                              ORDER BY f.reported_on, d.published_at, f.document_id) AS rn,
+           COUNT(*) OVER (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end) AS cnt
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.basis = 'us_gaap' AND d.status <> 'quarantined'
+),
+folded(grp, rn, cnt, issuer, metric, period_start, period_end, unit, value, decimals,
+       document_id) AS (
+    SELECT grp, rn, cnt, issuer, metric, period_start, period_end, unit,
+           value, decimals, document_id
+    FROM candidates WHERE rn = 1
+    UNION ALL
+    SELECT n.grp, n.rn, n.cnt, n.issuer, n.metric, n.period_start, n.period_end,
+           CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.unit ELSE n.unit END, CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.value ELSE n.value END, CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.decimals ELSE n.decimals END,
+           CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.document_id ELSE n.document_id END
+    FROM folded c
+    JOIN candidates n ON n.grp = c.grp AND n.rn = c.rn + 1
+    LEFT JOIN steps s ON s.decimals = n.decimals
+)
+SELECT issuer, metric, period_start, period_end, unit, value,
+       document_id AS source_document_id
+FROM folded WHERE rn = cnt
+""",
+        "postgresql": VIEWS_0003["facts_latest"]["postgresql"],
+    },
+}
+
+
 def create_views(conn: Connection, views: Views) -> None:
     """Create ``views`` in order (each may read the ones before it)."""
     for name, by_dialect in views.items():
