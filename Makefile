@@ -43,7 +43,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy flows tasks expectations storage
 
-## Regenerate the committed fixtures (replay archive, HTML exhibits, PDFs) from the seeds.
+## Regenerate the replay archive (tasks/sources/replay_archive: HTML exhibits, PDFs, JSON) from the seeds.
 fixtures: $(STAMP)
 	$(BIN)/python scripts/build_fixtures.py
 

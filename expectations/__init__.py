@@ -1,1 +1,4 @@
-"""Data-quality suites (JSON under ``suites/``), their frame builders and the GX runner."""
+"""Data-quality suites (JSON under ``suites/``), the frames and check rows they run on
+(``builders``, ``rules``, ``cross``), the GX runner (``runner``) and readable results
+(``describe``). Imports nothing from ``tasks`` but ``tasks.core`` (tests/test_import_rules.py).
+"""

@@ -218,7 +218,9 @@ def narrative_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Cont
             tol = half_unit(n.decimals) + half_unit(t.decimals)
             figures = (Figure(f"narrative {n.provenance.raw_text!r}", n.value, n.decimals),)
             out.rows.append(
-                CheckRow(name, subject, "narrative", n.value, "table", t.value, tol, figures)
+                CheckRow(
+                    name, subject, Origin.NARRATIVE, n.value, Origin.TABLE, t.value, tol, figures
+                )
             )
     return out
 

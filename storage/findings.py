@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection, Row
 
 from storage.schema import documents, facts, guidance
 from storage.views import GUIDANCE_VS_ACTUAL
-from tasks.core.enums import Basis, VersusGuidance
+from tasks.core.enums import Basis, Status, VersusGuidance
 from tasks.core.precision import differs, keeps
 from tasks.core.readouts import GuidanceOutcome, GuidanceRow, Report, Restatement
 
@@ -71,7 +71,7 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
             f.c.reported_on,
         )  # fmt: skip
         .join(d, d.c.document_id == f.c.document_id)
-        .where(d.c.status != "quarantined", select(k.c.fact_id).where(same_key).exists())
+        .where(d.c.status != Status.QUARANTINED.value, select(k.c.fact_id).where(same_key).exists())
         .order_by(f.c.reported_on, d.c.published_at, f.c.document_id)
     )
     histories: dict[_Key, list[Report]] = {}
@@ -132,10 +132,10 @@ def guidance_outcomes(conn: Connection, issuers: Sequence[str]) -> list[Guidance
                 a.c.metric == v.metric,
                 a.c.period_start == v.period_start,
                 a.c.period_end == v.period_end,
-                a.c.basis == "us_gaap",
+                a.c.basis == Basis.US_GAAP.value,
             ),
         )
-        .where(v.issuer.in_(list(issuers)), v.outcome != "pending")
+        .where(v.issuer.in_(list(issuers)), v.outcome != VersusGuidance.PENDING.value)
         .order_by(v.issuer, v.period_end, v.metric)
     )
     return [_outcome(r) for r in conn.execute(stmt)]

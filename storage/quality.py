@@ -92,7 +92,8 @@ def status_after_validation(
     return {
         "status": case((released, Status.LOADED.value), else_=Status.QUARANTINED.value),
         "status_reason": case(
-            (released, ""), else_="failed: " + ", ".join(failed) if failed else "quarantined"
+            (released, ""),
+            else_="failed: " + ", ".join(failed) if failed else Status.QUARANTINED.value,
         ),
     }
 

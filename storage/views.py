@@ -12,12 +12,23 @@ so changing a view here means a new revision that freezes the new SQL.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table, Text
 
 from storage.types import SCALE, ExactDecimal, UtcDateTime
+from tasks.core.enums import Basis, DeliveryStatus, Status, VersusGuidance
 from tasks.core.precision import PRINTED_DECIMALS, half_unit
+
+
+def _sql(value: StrEnum) -> str:
+    """An enum value as a SQL string literal."""
+    return f"'{value.value}'"
+
+
+_US_GAAP, _QUARANTINED = _sql(Basis.US_GAAP), _sql(Status.QUARANTINED)
+_DELIVERED = _sql(DeliveryStatus.DELIVERED)
 
 
 def _steps_values() -> str:
@@ -37,7 +48,7 @@ FROM facts f JOIN documents d ON d.document_id = f.document_id"""
 
 
 # The reports facts_latest chooses from, numbered oldest first within each group (grp).
-_CANDIDATES = """candidates AS (
+_CANDIDATES = f"""candidates AS (
     SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
            f.document_id,
            DENSE_RANK() OVER (ORDER BY d.issuer, f.metric, f.period_start, f.period_end) AS grp,
@@ -45,7 +56,7 @@ _CANDIDATES = """candidates AS (
                               ORDER BY f.reported_on, d.published_at, f.document_id) AS rn,
            COUNT(*) OVER (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end) AS cnt
     FROM facts f JOIN documents d ON d.document_id = f.document_id
-    WHERE f.basis = 'us_gaap' AND d.status <> 'quarantined'
+    WHERE f.basis = {_US_GAAP} AND d.status <> {_QUARANTINED}
 ),
 """
 
@@ -92,10 +103,10 @@ FROM folded WHERE rn = cnt"""
 
 
 def _alerts(_dialect: str) -> str:
-    return """
+    return f"""
 SELECT a.alert_id, a.kind, a.issuer, a.subject, a.message, a.created_at,
        CASE WHEN COUNT(d.channel) > 0
-             AND SUM(CASE WHEN d.status = 'delivered' THEN 0 ELSE 1 END) = 0
+             AND SUM(CASE WHEN d.status = {_DELIVERED} THEN 0 ELSE 1 END) = 0
             THEN MAX(d.delivered_at) END AS delivered_at
 FROM alert_events a LEFT JOIN alert_deliveries d ON d.alert_id = a.alert_id
 GROUP BY a.alert_id, a.kind, a.issuer, a.subject, a.message, a.created_at"""
@@ -113,7 +124,7 @@ WITH ranked AS (
                               ORDER BY g.issued_on DESC, d.published_at DESC,
                                        g.document_id DESC) AS rn
     FROM guidance g JOIN documents d ON d.document_id = g.document_id
-    WHERE d.status <> 'quarantined' AND g.is_numeric
+    WHERE d.status <> {_QUARANTINED} AND g.is_numeric
       AND (g.low IS NOT NULL OR g.high IS NOT NULL)
 ),
 latest AS (
@@ -123,10 +134,10 @@ latest AS (
 )
 SELECT l.issuer, l.metric, l.period_start, l.period_end,
        l.low AS guidance_low, l.high AS guidance_high, a.value AS actual, l.unit,
-       CASE WHEN a.value IS NULL THEN 'pending'
-            WHEN {actual} > COALESCE({high}, {low}) THEN 'above'
-            WHEN {actual} < COALESCE({low}, {high}) THEN 'below'
-            ELSE 'within' END AS outcome,
+       CASE WHEN a.value IS NULL THEN {_sql(VersusGuidance.PENDING)}
+            WHEN {actual} > COALESCE({high}, {low}) THEN {_sql(VersusGuidance.ABOVE)}
+            WHEN {actual} < COALESCE({low}, {high}) THEN {_sql(VersusGuidance.BELOW)}
+            ELSE {_sql(VersusGuidance.WITHIN)} END AS outcome,
        CASE WHEN a.value IS NULL OR l.midpoint = 0 THEN NULL
             ELSE ROUND((a.value - l.midpoint) * 100 / l.midpoint, 4) END AS variance_pct,
        l.document_id AS guidance_document_id, a.source_document_id AS actual_document_id
@@ -138,7 +149,7 @@ LEFT JOIN facts_latest a
 
 def _guidance_history(_dialect: str) -> str:
     """Every outlook statement, numeric or not, with the range it revised (prev_low/prev_high)."""
-    return """
+    return f"""
 SELECT d.issuer, g.metric, g.period_start, g.period_end, g.low, g.high, g.unit,
        g.growth_low_pct, g.growth_high_pct, g.is_numeric, g.issued_on, g.document_id,
        ROW_NUMBER() OVER w AS revision,
@@ -146,7 +157,7 @@ SELECT d.issuer, g.metric, g.period_start, g.period_end, g.low, g.high, g.unit,
        LAG(g.document_id) OVER w AS prev_document_id,
        g.file, g.locator, g.raw_text
 FROM guidance g JOIN documents d ON d.document_id = g.document_id
-WHERE d.status <> 'quarantined'
+WHERE d.status <> {_QUARANTINED}
 WINDOW w AS (PARTITION BY d.issuer, g.metric, g.period_start, g.period_end
              ORDER BY g.issued_on, d.published_at, g.document_id)"""
 

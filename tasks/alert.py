@@ -69,7 +69,7 @@ def deliver_pending(engine: Engine, channels: Sequence[Channel]) -> int:
         return 0
     with engine.begin() as conn:
         pending = alerts.pending_deliveries(conn, [c.name for c in channels])
-    by_name = {c.name: c for c in channels}
+    by_name: dict[str, Channel] = {c.name: c for c in channels}
     delivered = 0
     for item in pending:
         channel = by_name[item.channel]

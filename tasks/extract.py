@@ -32,7 +32,7 @@ _HTML_START = re.compile(
 
 
 def load_catalog(ticker: str) -> LabelCatalog:
-    """The label catalog for one issuer (tasks/catalog/<ticker>.toml)."""
+    """The label catalog for one issuer (tasks/parsers/catalogs/<ticker>.toml)."""
     path = CATALOG_DIR / f"{ticker.lower()}.toml"
     if not path.is_file():
         raise ConfigError(f"no label catalog for issuer {ticker!r} (expected {path})")

@@ -5,7 +5,7 @@ Plain functions (the flows wrap them in Prefect tasks). Great Expectations does 
 warehouse (earlier documents, the other source's announcement of the same disclosure),
 stores revalidation results and records releases of quarantined documents.
 
-Data Docs sites (one per run, built at its end) are kept by ``tasks.docs_sites``.
+Data Docs sites (one per run, built at its end) are kept by ``tasks.runs.docs_sites``.
 """
 
 from __future__ import annotations

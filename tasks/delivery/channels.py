@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit, urlunsplit
 import requests
 
 from tasks.config.settings import Settings
+from tasks.core.enums import ChannelName
 from tasks.core.errors import ConfigError
 from tasks.core.records import PendingDelivery
 
@@ -29,7 +30,7 @@ DELIVERY_ERRORS = (OSError, smtplib.SMTPException, requests.RequestException)
 class Channel:
     """A configured channel: its name, how to send one alert, and the secrets it holds."""
 
-    name: str
+    name: ChannelName
     send: Callable[[PendingDelivery], None]
     secrets: tuple[str, ...] = ()
 
@@ -71,16 +72,20 @@ def channels_from_settings(settings: Settings) -> list[Channel]:
         sender, to = settings.alert_email_from, settings.alert_email_to
         secrets = tuple(s for s in (smtp, unquote(urlsplit(smtp).password or "")) if s)
         channels.append(
-            Channel("email", lambda a: send_email(smtp, sender, to, a), secrets=secrets)
+            Channel(ChannelName.EMAIL, lambda a: send_email(smtp, sender, to, a), secrets=secrets)
         )
     hook = _secret(settings.webhook_url, settings.webhook_url_block, "WEBHOOK_URL")
     if hook is not None:
-        channels.append(Channel("webhook", lambda a: post_json(hook, webhook_body(a), a), (hook,)))
+        channels.append(
+            Channel(ChannelName.WEBHOOK, lambda a: post_json(hook, webhook_body(a), a), (hook,))
+        )
     slack = _secret(
         settings.slack_webhook_url, settings.slack_webhook_url_block, "SLACK_WEBHOOK_URL"
     )
     if slack is not None:
-        channels.append(Channel("slack", lambda a: post_json(slack, slack_body(a), a), (slack,)))
+        channels.append(
+            Channel(ChannelName.SLACK, lambda a: post_json(slack, slack_body(a), a), (slack,))
+        )
     return channels
 
 

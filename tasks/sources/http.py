@@ -1,6 +1,6 @@
 """The HTTP client every source uses: declared User-Agent, pacing, and error classification.
 
-It never retries by itself: it raises a classified error from :mod:`tasks.errors`, and the
+It never retries by itself: it raises a classified error from :mod:`tasks.core.errors`, and the
 Prefect task around it retries only what is retriable. Every request first takes a slot from a
 :class:`Limiter`: an in-process one (shared by every thread of the process) on the embedded
 default, or a Prefect global concurrency limit with slot decay when a Prefect server is used, so

@@ -57,11 +57,13 @@ def archive_local_file(
         source=SourceName.LOCAL,
         source_id=sha[:16],
         issuer=issuer.ticker,
-        form="local",
+        form=SourceName.LOCAL.value,
         title=path.name,
         published_at=datetime.now(UTC),
         url=url,
         files=(SourceFile(name=path.name, url=url, doc_type=path.suffix.lstrip(".").upper()),),
     )
-    stored = StoredFile(name=path.name, url=url, sha256=sha, size=len(content), doc_type="local")
+    stored = StoredFile(
+        name=path.name, url=url, sha256=sha, size=len(content), doc_type=SourceName.LOCAL.value
+    )
     return ref, stored

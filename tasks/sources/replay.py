@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from tasks.core.enums import SourceName
 from tasks.sources.replay_throttle import SEC_PREFIXES, SecThrottle
 
 LAST_MODIFIED = formatdate(1_710_000_000, usegmt=True)
@@ -79,7 +80,7 @@ class ReplayArchive:
 
     def _submissions(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
         name = path.rsplit("/", 1)[-1]
-        for found in sorted(self.root.glob(f"sec/*/submissions/{name}")):
+        for found in sorted(self.root.glob(f"{SourceName.SEC}/*/submissions/{name}")):
             return _json_answer(found.read_bytes())
         return Answer(404, NO_SUCH_KEY, {"Content-Type": "application/xml"})
 
@@ -88,25 +89,25 @@ class ReplayArchive:
         if len(parts) < 7:
             return Answer(403, ACCESS_DENIED, {"Content-Type": "application/xml"})
         cik, folder, name = parts[4].zfill(10), parts[5], parts[6]
-        for acc_dir in (self.root / "sec" / cik).glob("*-*-*"):
+        for acc_dir in (self.root / SourceName.SEC / cik).glob("*-*-*"):
             if acc_dir.name.replace("-", "") == folder and (acc_dir / name).is_file():
                 return _archive_file(acc_dir / name, headers)
         return Answer(403, ACCESS_DENIED, {"Content-Type": "application/xml"})
 
     def _atom(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
-        feed = self.root / "sec" / "getcurrent_6k.atom"
+        feed = self.root / SourceName.SEC / "getcurrent_6k.atom"
         if not feed.is_file():
             return Answer(404, b"")
         return Answer(200, feed.read_bytes(), {"Content-Type": "application/atom+xml"})
 
     def _stock_list(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
-        found = self.root / "hkex" / path.rsplit("/", 1)[-1]
+        found = self.root / SourceName.HKEX / path.rsplit("/", 1)[-1]
         if not found.is_file():
             return Answer(404, b"")
         return _json_answer(found.read_bytes())
 
     def _prefix(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
-        stocks = json.loads((self.root / "hkex" / "activestock_sehk_e.json").read_text())
+        stocks = json.loads((self.root / SourceName.HKEX / "activestock_sehk_e.json").read_text())
         name = query.get("name", "")
         hits = [
             {"stockId": s["i"], "code": s["c"], "name": s["n"]}
@@ -137,17 +138,20 @@ class ReplayArchive:
         return _json_answer(json.dumps(envelope).encode())
 
     def _rows_for(self, stock_id: int) -> list[dict[str, Any]]:
-        stocks = json.loads((self.root / "hkex" / "activestock_sehk_e.json").read_text())
+        stocks = json.loads((self.root / SourceName.HKEX / "activestock_sehk_e.json").read_text())
         codes = [str(s["c"]) for s in stocks if int(s["i"]) == stock_id]
-        if not codes or not (self.root / "hkex" / codes[0] / "titlesearch_rows.json").is_file():
+        if (
+            not codes
+            or not (self.root / SourceName.HKEX / codes[0] / "titlesearch_rows.json").is_file()
+        ):
             return []
         rows: list[dict[str, Any]] = json.loads(
-            (self.root / "hkex" / codes[0] / "titlesearch_rows.json").read_text()
+            (self.root / SourceName.HKEX / codes[0] / "titlesearch_rows.json").read_text()
         )
         return rows
 
     def _hkex_document(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
-        for rows_file in self.root.glob("hkex/*/titlesearch_rows.json"):
+        for rows_file in self.root.glob(f"{SourceName.HKEX}/*/titlesearch_rows.json"):
             for row in json.loads(rows_file.read_text()):
                 if row["FILE_LINK"] == path:
                     pdf = rows_file.parent / f"{row['NEWS_ID']}.pdf"
