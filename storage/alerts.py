@@ -9,6 +9,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
@@ -92,31 +93,24 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
     attempts: dict[tuple[str, str], tuple[str, int, str]] = {}
     alerts: dict[str, PendingDelivery] = {}
     for r in conn.execute(stmt):
-        alerts.setdefault(
-            r.alert_id,
-            PendingDelivery(
-                r.alert_id,
-                "",
-                AlertKind(r.kind),
-                r.issuer,
-                r.subject,
-                r.message,
-                r.created_at,
-                0,
-                "",
-            ),
-        )
+        alerts.setdefault(r.alert_id, _pending(r))
         if r.channel is not None:
             attempts[(r.alert_id, r.channel)] = (r.status, r.attempts, r.last_error)
     pending = []
+    never = (DeliveryStatus.PENDING.value, 0, "")
     for alert_id, alert in alerts.items():
         for channel in wanted:
-            status, tries, error = attempts.get(
-                (alert_id, channel), (DeliveryStatus.PENDING.value, 0, "")
-            )
+            status, tries, error = attempts.get((alert_id, channel), never)
             if status != DeliveryStatus.DELIVERED:
                 pending.append(replace(alert, channel=channel, attempts=tries, last_error=error))
     return pending
+
+
+def _pending(r: Any) -> PendingDelivery:
+    """An alert row, not yet tied to a channel."""
+    return PendingDelivery(
+        r.alert_id, "", AlertKind(r.kind), r.issuer, r.subject, r.message, r.created_at, 0, ""
+    )
 
 
 def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error: str = "") -> None:
