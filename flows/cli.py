@@ -1,13 +1,14 @@
-"""The ``filings`` command line: the edge where settings are read and runs are started.
+"""filings: ingest SEC 6-K and HKEXnews disclosures into a SQL warehouse, validate, alert.
 
-Prefect and the flows are imported inside the commands, after the environment is set, so
-``filings --help`` stays fast and Prefect's home defaults under the data directory.
+Try it with `filings run --source replay` (the bundled demo archive, kept apart from live data in DATA_DIR/replay), then `filings status --replay`.
+
+Every command prints a one-line reason and exits non-zero when something is wrong; --verbose shows the details.
 """
 
 from __future__ import annotations
 
 import getpass
-import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -18,11 +19,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from flows import preflight, startup
 from tasks.config.settings import Settings, load_settings, require_live_ready
 from tasks.core.errors import PipelineError
 from tasks.sources.replay import ReplayServer, default_archive_root
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help=__doc__, pretty_exceptions_enable=False
+)
 console = Console()
 err = Console(stderr=True)
 
@@ -34,15 +38,44 @@ class SourceMode(StrEnum):
     live = "live"
 
 
-def _prefect_env(settings: Settings, verbose: bool) -> None:
-    # Edge configuration: the embedded default keeps Prefect's state beside the warehouse
-    # and sends no telemetry. Explicit user settings win.
-    os.environ.setdefault("PREFECT_HOME", str((settings.data_dir / "prefect").resolve()))
-    os.environ.setdefault("DO_NOT_TRACK", "1")
-    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
-    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "WARNING")
-    # Prefect's ephemeral server cannot create its SQLite file in a missing folder.
-    Path(os.environ["PREFECT_HOME"]).expanduser().mkdir(parents=True, exist_ok=True)
+def main() -> None:
+    """The ``filings`` entry point: every failure is one line on stderr, unless --verbose."""
+    verbose = any(a in ("--verbose", "-v") for a in sys.argv[1:])
+    try:
+        code = app(standalone_mode=False)
+    except typer.TyperException as exc:  # a command-line mistake (click's usage errors)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.exit(2)  # the help was printed
+        sys.exit(_line(getattr(exc, "format_message", exc.__str__)(), "see --help", 2))
+    except (KeyboardInterrupt, typer.Abort):
+        sys.exit(_line("interrupted", "", 130))
+    except PipelineError as exc:
+        sys.exit(_line(str(exc), "", 1))
+    except Exception as exc:
+        if verbose:
+            raise
+        sys.exit(_line(f"{type(exc).__name__}: {exc}", "--verbose shows the details", 1))
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _line(message: str, hint: str, code: int) -> int:
+    text = " ".join(message.split()) or "failed"
+    err.print(f"error: {text}" + (f" ({hint})" if hint else ""), markup=False, highlight=False,
+              soft_wrap=True)  # fmt: skip
+    return code
+
+
+def _settings(replay: bool = False) -> Settings:
+    settings = load_settings()
+    if not replay:
+        return settings
+    paths = preflight.replay_paths(settings)
+    return load_settings(**{k.removeprefix("FILINGS_").lower(): v for k, v in paths.items()})
+
+
+def _begin_prefect(settings: Settings, verbose: bool) -> None:
+    startup.prefect_env(settings.data_dir / "prefect", verbose)
+    startup.ensure_api(lambda line: err.print(line, style="dim", highlight=False))
 
 
 @contextmanager
@@ -52,146 +85,159 @@ def _source(mode: SourceMode, settings: Settings) -> Iterator[None]:
         yield
         return
     with ReplayServer(default_archive_root()) as server:
-        for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
-            os.environ[name] = server.url
-        os.environ.setdefault("FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS", "0")
-        yield
+        urls = ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL")
+        values = {name: server.url for name in urls}
+        values["FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS"] = "0"  # loopback: no pace needed
+        with preflight.environment({**preflight.replay_paths(settings), **values}):
+            yield
 
 
 @contextmanager
-def _progress(show: bool) -> Iterator[None]:
-    # Bars go to stderr so the summary on stdout stays clean for scripts.
-    if not show:
-        yield
-        return
+def _progress(bars: bool) -> Iterator[None]:
+    # Progress goes to stderr so the summary on stdout stays clean for scripts.
     # deferred for start-up speed: the tables pull in the warehouse's SQL layer
-    from flows.console import progress_bars
+    from flows.console import progress_bars, progress_lines
 
-    with progress_bars(err):
+    with progress_bars(err) if bars else progress_lines(err):
         yield
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    return typer.Exit(code=1)
 
 
 def _finish(summary: Any) -> None:
-    console.print(summary.render(), highlight=False)
+    console.print(summary.render(), highlight=False, soft_wrap=True)
     if not summary.ok:
         raise typer.Exit(code=1)
 
 
-Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Show Prefect's INFO logs.")]
-IssuerOpt = Annotated[list[str] | None, typer.Option("--issuer", help="Ticker; repeatable.")]
+Verbose = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Show Prefect's logs and full tracebacks.")
+]
+IssuerOpt = Annotated[
+    list[str] | None, typer.Option("--issuer", help="Ticker; repeatable; default every issuer.")
+]
+SourceOpt = Annotated[
+    SourceMode,
+    typer.Option(help="live: the configured SEC/HKEx URLs; replay: the bundled demo archive."),
+]
+Since = Annotated[
+    datetime | None,
+    typer.Option(
+        formats=["%Y-%m-%d"], help="List everything published since this date (a backfill)."
+    ),
+]
+ReplayOpt = Annotated[
+    bool, typer.Option("--replay", help="Read the replay (demo) warehouse instead.")
+]
 
 
 @app.command()
 def run(
-    source: Annotated[
-        SourceMode,
-        typer.Option(
-            help="replay: the bundled archive on loopback; live: the configured SEC/HKEx URLs."
-        ),
-    ] = SourceMode.live,
+    source: SourceOpt = SourceMode.live,
     issuer: IssuerOpt = None,
-    since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"])] = None,
+    since: Since = None,
     verbose: Verbose = False,
 ) -> None:
     """One pass over every configured issuer: fetch what is new, extract, validate, load, alert."""
-    _run(source, issuer, since.date() if since else None, force=False, verbose=verbose)
+    _run(source, issuer, since.date() if since else None, verbose=verbose)
 
 
 @app.command()
 def backfill(
     since: Annotated[datetime, typer.Option(formats=["%Y-%m-%d"], help="Fetch everything since.")],
-    source: Annotated[SourceMode, typer.Option()] = SourceMode.live,
+    source: SourceOpt = SourceMode.live,
     issuer: IssuerOpt = None,
     verbose: Verbose = False,
 ) -> None:
     """Fetch and process everything published since DATE."""
-    _run(source, issuer, since.date(), force=False, verbose=verbose, bars=True)
+    _run(source, issuer, since.date(), verbose=verbose, bars=True)
 
 
 def _run(
-    source: SourceMode,
-    issuer: list[str] | None,
-    since: date | None,
-    force: bool,
-    verbose: bool,
+    source: SourceMode, issuer: list[str] | None, since: date | None, verbose: bool,
     bars: bool = False,
-) -> None:
-    try:
-        settings = load_settings()
-        _prefect_env(settings, verbose)
-        with _source(source, settings), _progress(bars):
-            # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
-            from flows.ingest import ingest
+) -> None:  # fmt: skip
+    settings = load_settings()
+    preflight.check_issuers(settings, issuer or [])
+    preflight.check_since(since)
+    if source is SourceMode.live:
+        require_live_ready(settings)
+    _begin_prefect(settings, verbose)
+    with _source(source, settings), _progress(bars):
+        # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+        from flows.ingest import ingest
 
-            summary = ingest(issuers=issuer, since=since, force=force)
-    except PipelineError as exc:
-        raise _fail(str(exc)) from None
+        summary = ingest(issuers=issuer, since=since, force=False)
     _finish(summary)
 
 
 @app.command("ingest")
 def ingest_files(
     paths: Annotated[list[Path], typer.Argument(help=".htm/.html, .pdf or .txt files")],
-    issuer: Annotated[str, typer.Option(help="Ticker the files belong to.")] = "QFIN",
+    issuer: Annotated[
+        str | None,
+        typer.Option(help="Ticker the files belong to; default: the issuer each file names."),
+    ] = None,
+    published: Annotated[
+        datetime | None,
+        typer.Option(formats=["%Y-%m-%d"], help="Publication date; default: the dateline."),
+    ] = None,
     verbose: Verbose = False,
 ) -> None:
     """Extract, validate, load and alert on local files dropped in by hand."""
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise _fail(f"no such file: {', '.join(missing)}")
-    try:
-        settings = load_settings()
-        _prefect_env(settings, verbose)
-        # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
-        from flows.ingest import ingest_local
+    settings = load_settings()
+    preflight.check_files(paths)
+    if issuer:
+        preflight.check_issuers(settings, [issuer])
+    day = published.date() if published else None
+    preflight.check_since(day)
+    _check_intake(settings, paths, issuer, day)
+    _begin_prefect(settings, verbose)
+    # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+    from flows.ingest import ingest_local
 
-        with _progress(len(paths) > 1):
-            summary = ingest_local(paths=[str(p) for p in paths], issuer=issuer)
-    except PipelineError as exc:
-        raise _fail(str(exc)) from None
+    with _progress(len(paths) > 1):
+        summary = ingest_local(paths=[str(p) for p in paths], issuer=issuer, published=day)
     _finish(summary)
+
+
+def _check_intake(settings: Settings, paths: list[Path], issuer: str | None, day: date | None) -> None:
+    # deferred: the parsers pull in pdfplumber and lxml
+    from tasks.intake import inspect_local_file
+
+    for path in paths:  # a foreign or undated file stops the command before anything is stored
+        inspect_local_file(path, settings.issuers(), issuer, day)
 
 
 @app.command()
 def serve(
-    cron: Annotated[str, typer.Option(help="When to run.")] = "*/15 * * * *",
+    cron: Annotated[str, typer.Option(help="When to run (cron syntax).")] = "*/15 * * * *",
     timezone: Annotated[str, typer.Option(help="Time zone of the cron.")] = "America/New_York",
-    source: Annotated[SourceMode, typer.Option()] = SourceMode.live,
+    source: SourceOpt = SourceMode.live,
+    port: Annotated[int, typer.Option(help="Port of the local Prefect server and UI.")] = 4200,
 ) -> None:
-    """Run the ingest flow on a schedule on this machine (no work pool needed)."""
+    """Run the ingest flow on a schedule on this machine (starts a local Prefect server)."""
+    # deferred: the cron check is croniter's, the zone check the standard library's
+    from flows.serving import check_schedule, serve_ingest
+
+    check_schedule(cron, timezone)
     settings = load_settings()
-    _prefect_env(settings, verbose=True)
-    # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
-    from prefect.schedules import Cron
-
-    # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
-    from flows.ingest import ingest
-
+    if source is SourceMode.live:
+        require_live_ready(settings)
+    startup.prefect_env(settings.data_dir / "prefect", verbose=True)
     with _source(source, settings):
-        ingest.serve(name="filings-ingest", schedules=[Cron(cron, timezone=timezone)])
+        serve_ingest(cron, timezone, port, lambda line: err.print(line, highlight=False))
 
 
 @app.command()
 def status(
     last: Annotated[int, typer.Option(min=1, help="How many recent runs to show.")] = 10,
+    replay: ReplayOpt = False,
 ) -> None:
     """Last runs, documents by status and alerts not yet delivered."""
     # deferred for start-up speed: the tables pull in the warehouse's SQL layer
     from flows.console import status_tables
-
-    # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
     from tasks.runs.bookkeeping import warehouse_status
 
-    try:
-        engine = _warehouse()
-        state = warehouse_status(engine, last=last)
-    except PipelineError as exc:
-        raise _fail(str(exc)) from None
+    state = warehouse_status(preflight.existing_warehouse(_settings(replay)), last=last)
     for table in status_tables(state):
         console.print(table)
 
@@ -202,40 +248,25 @@ def report(
     out: Annotated[
         Path | None, typer.Option(help="Folder for guidance.png/.html; default DATA_DIR/reports.")
     ] = None,
+    replay: ReplayOpt = False,
 ) -> None:
     """Guidance versus actual per issuer, and a chart of it (PNG and HTML)."""
-    # deferred for start-up speed: the tables pull in the warehouse's SQL layer
-    from flows.console import guidance_tables
-
     # deferred for start-up speed: SQLAlchemy and the chart's libraries
+    from flows.console import guidance_tables
     from tasks.runs.guidance_report import read_guidance, write_report
 
+    settings = _settings(replay)
+    preflight.check_issuers(settings, issuer or [])
+    rows = read_guidance(preflight.existing_warehouse(settings), issuer or [])
     try:
-        settings = load_settings()
-        _check_issuers(settings, issuer or [])
-        rows = read_guidance(_warehouse(settings), issuer or [])
         files = write_report(rows, out or settings.data_dir / "reports")
-    except (PipelineError, OSError) as exc:
-        raise _fail(str(exc).splitlines()[0]) from None
+    except OSError as exc:
+        raise PipelineError(f"cannot write the report: {exc}") from None
     for table in guidance_tables(rows):
         console.print(table)
     if not rows:
         console.print("no guidance in the warehouse yet")
     console.print(f"chart: {files.png}\nchart: {files.html}", highlight=False, soft_wrap=True)
-
-
-def _warehouse(settings: Settings | None = None) -> Any:
-    # deferred for start-up speed: SQLAlchemy, Alembic and the HTTP clients
-    from tasks.config.wiring import warehouse
-
-    return warehouse(settings or load_settings())
-
-
-def _check_issuers(settings: Settings, tickers: list[str]) -> None:
-    known = {i.ticker for i in settings.issuers()}
-    unknown = sorted({t.upper() for t in tickers} - known)
-    if unknown:
-        raise PipelineError(f"unknown issuer(s) {unknown}: configured are {sorted(known)}")
 
 
 @app.command()
@@ -246,16 +277,14 @@ def release(
     verbose: Verbose = False,
 ) -> None:
     """Let a quarantined document's facts into facts_latest (records who and when)."""
-    try:
-        settings = load_settings()
-        _prefect_env(settings, verbose)
-        # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
-        from flows.review import release as release_flow
+    settings = load_settings()
+    preflight.check_quarantined(settings, document_id)
+    _begin_prefect(settings, verbose)
+    # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+    from flows.review import release as release_flow
 
-        line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
-                            reason=reason)  # fmt: skip
-    except PipelineError as exc:
-        raise _fail(str(exc)) from None
+    line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
+                        reason=reason)  # fmt: skip
     console.print(line, highlight=False, soft_wrap=True)
 
 
@@ -268,15 +297,14 @@ def revalidate(
     verbose: Verbose = False,
 ) -> None:
     """Run today's suites on stored facts again (no fetching); quarantine or un-quarantine."""
-    try:
-        settings = load_settings()
-        _prefect_env(settings, verbose)
-        if issuer:
-            _check_issuers(settings, [issuer])
-        # deferred: Prefect reads PREFECT_HOME at import, which _prefect_env sets first
-        from flows.review import revalidate as revalidate_flow
+    settings = load_settings()
+    if issuer:
+        preflight.check_issuers(settings, [issuer])
+    preflight.check_documents(settings, document_ids or [])
+    preflight.existing_warehouse(settings).dispose()
+    _begin_prefect(settings, verbose)
+    # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+    from flows.review import revalidate as revalidate_flow
 
-        summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)
-    except PipelineError as exc:
-        raise _fail(str(exc)) from None
+    summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)
     console.print(summary.render(), highlight=False, soft_wrap=True)

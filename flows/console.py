@@ -33,6 +33,28 @@ class ProgressBars:
             self._bars.update(self._current, advance=1, item=item)
 
 
+class ProgressLines:
+    """A progress listener printing one line per batch and per document (for plain runs)."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+
+    def start(self, total: int, label: str) -> None:
+        """Say how many documents the batch has."""
+        self._console.print(f"{label}: {total} document(s) to process", style="dim")
+
+    def advance(self, item: str) -> None:
+        """Say which document is done."""
+        self._console.print(f"  done: {item}", style="dim", highlight=False)
+
+
+@contextmanager
+def progress_lines(console: Console) -> Iterator[None]:
+    """Print the run's progress, a line at a time, while the block runs."""
+    with progress.listening(ProgressLines(console)):
+        yield
+
+
 @contextmanager
 def progress_bars(console: Console) -> Iterator[None]:
     """Draw the run's progress while the block runs."""

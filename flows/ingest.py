@@ -4,8 +4,10 @@ Only composition lives here; every step is a task from ``tasks/``. A failure in 
 or one source is recorded with a one-line reason and the rest of the run goes on.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: Prefect builds each flow's parameter model
+# from the function's annotations in the process that runs it (a served or deployed run), and
+# postponed (string) annotations then name types it cannot resolve ("IngestModel is not fully
+# defined"). Real annotations travel with the function.
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
@@ -16,11 +18,12 @@ from sqlalchemy.engine import Engine
 
 from flows import progress
 from flows.failures import on_run_failed
-from tasks import alert, extract, fetch, load, validate
+from tasks import alert, extract, fetch, intake, load, validate
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
 from tasks.config.settings import load_settings
 from tasks.core.enums import Status
+from tasks.core.errors import PipelineError
 from tasks.core.records import Issuer, document_source
 from tasks.delivery.channels import channels_from_settings
 from tasks.runs import bookkeeping, docs_sites
@@ -105,17 +108,25 @@ def _process(
         if not any(paused in failure for failure in summary.source_failures):
             summary.source_failures.append(f"{issuer.ticker} {paused}")
         return
+    log = get_run_logger()
     try:
         files = fetch.fetch_task(engine, clients, archive, issuer.cik, document_id)
+        log.info("%s: found (%d file(s))", document_id, len(files))
         extraction = extract.extract_document_task(document_id, files, issuer.ticker)
+        log.info("%s: extracted %d facts", document_id, len(extraction.facts))
         checks = validate.validate_document_task(
             engine, document_id, extraction, summary.data_docs_dir
         )
+        failed = sum(1 for c in checks if not c.success)
+        log.info("%s: validated, %d passed, %d failed", document_id, len(checks) - failed, failed)
         counts = load.load_task(engine, document_id, extraction, checks)
+        log.info("%s: %s, %d new facts", document_id, counts.status.value, counts.facts_inserted)
         created = alert.alert_document_task(engine, issuer.ticker, document_id, checks)
+        log.info("%s: %d alert(s) raised", document_id, len(created))
     except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
         load.mark_failed(engine, document_id, _one_line(exc))
         summary.failed.append(f"{document_id}: {_one_line(exc)}")
+        log.warning("%s: failed: %s", document_id, _one_line(exc))
         return
     quarantined = counts.status is Status.QUARANTINED
     summary.add_document(document_id, counts.facts_inserted, checks, quarantined, len(created))
@@ -138,30 +149,58 @@ def _reason(state: State[Any]) -> str:
 
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+    line = f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+    # reported after the task's retries are spent: the next run is the retry
+    return line.replace(", will retry", " (retries spent; the next run tries again)")
 
 
 @flow(name="ingest-local", log_prints=True, on_failure=[on_run_failed], on_crashed=[on_run_failed])
-def ingest_local(paths: list[str], issuer: str = "QFIN") -> RunSummary:
+def ingest_local(
+    paths: list[str], issuer: str | None = None, published: date | None = None
+) -> RunSummary:
     """Extract -> validate -> load -> alert for files a person dropped in by hand.
 
     Args:
         paths: Files on the worker's disk: .htm/.html exhibits, .pdf announcements, .txt.
-        issuer: Ticker the files belong to.
+        issuer: Ticker the files belong to; empty means the one configured issuer each file
+            names. A file that names another company is refused and nothing of it is stored.
+        published: Publication date; empty means each file's dateline (or its "Date:" line).
     """
     settings = load_settings()
     engine = wiring.warehouse(settings)
     archive = wiring.raw_archive(settings)
     clients = wiring.build_sources(settings)
-    (chosen,) = select_issuers(settings.issuers(), [issuer])
     summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
     progress.start(len(paths), "local files")
     for path in paths:
-        document_id, new = fetch.ingest_local_file(engine, archive, chosen, Path(path))
-        summary.found += 1
-        summary.new += int(new)
-        _process(engine, clients, archive, summary, chosen, document_id)
+        _ingest_file(engine, archive, clients, summary, Path(path), issuer, published)
         progress.advance(Path(path).name)
     summary.data_docs = build_run_docs(Path(summary.data_docs_dir), settings.data_docs_keep_days)
     summary.alerts_delivered = alert.deliver_task(engine, channels_from_settings(settings))
+    get_run_logger().info(summary.render())
     return summary
+
+
+def _ingest_file(
+    engine: Engine,
+    archive: RawArchive,
+    clients: Sources,
+    summary: RunSummary,
+    path: Path,
+    ticker: str | None,
+    published: date | None,
+) -> None:
+    summary.found += 1
+    try:
+        checked = intake.inspect_local_file(path, load_settings().issuers(), ticker, published)
+    except (PipelineError, OSError) as exc:
+        summary.failed.append(_one_line(exc) if isinstance(exc, OSError) else str(exc))
+        return
+    held = intake.already_stored(engine, checked)
+    if held:
+        summary.already_stored.append(f"{path.name}: already in the warehouse as {held}")
+        get_run_logger().info("%s: already in the warehouse as %s; not loaded again", path, held)
+        return
+    document_id = intake.store_local_file(engine, archive, checked)
+    summary.new += 1
+    _process(engine, clients, archive, summary, checked.issuer, document_id)

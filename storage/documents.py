@@ -25,7 +25,7 @@ from storage.mapping import (
 )
 from storage.schema import documents, issuers
 from storage.sql import chunks, insert, utcnow
-from tasks.core.enums import DocKind, Status
+from tasks.core.enums import DocKind, SourceName, Status
 from tasks.core.errors import UnknownDocumentError
 from tasks.core.readouts import DocumentInfo
 from tasks.core.records import (
@@ -181,3 +181,20 @@ def document_info(conn: Connection, document_id: str) -> DocumentInfo:
     if row is None:
         raise UnknownDocumentError(f"unknown document {document_id!r}: check the id in documents")
     return info_from_row(row)
+
+
+def same_file_documents(
+    conn: Connection, issuer: str, sha256: str, name: str
+) -> list[tuple[str, str]]:
+    """(document_id, status) of the issuer's documents holding this file already: the same
+    content (sha256), or a file of the same name from a source (the same exhibit fetched)."""
+    f = schema.document_files
+    same = (f.c.sha256 == sha256) | ((f.c.name == name) & (documents.c.source != SourceName.LOCAL.value))
+    rows = conn.execute(
+        select(documents.c.document_id, documents.c.status)
+        .join(f, f.c.document_id == documents.c.document_id)
+        .where(documents.c.issuer == issuer, same)
+        .distinct()
+        .order_by(documents.c.document_id)
+    )
+    return [(r.document_id, r.status) for r in rows]

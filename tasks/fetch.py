@@ -27,7 +27,6 @@ from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources import disclosure
 from tasks.sources.archive import RawArchive
 from tasks.sources.listing import Listing
-from tasks.sources.local import archive_local_file
 from tasks.sources.protocol import Source, Sources
 from tasks.sources.retry import RETRY_DELAYS, RETRY_JITTER, only_transient
 
@@ -214,19 +213,6 @@ def fetch_document(
         documents.record_files(conn, document_id, files)
         documents.set_status(conn, document_id, Status.FETCHED)
     return [(f, archive.get(f.sha256)) for f in files]
-
-
-def ingest_local_file(
-    engine: Engine, archive: RawArchive, issuer: Issuer, path: Path
-) -> tuple[str, bool]:
-    """Archive a hand-dropped file and record it as a ``local`` document with its file;
-    return its id and whether it is new to the warehouse."""
-    ref, stored = archive_local_file(archive, issuer, path)
-    with engine.begin() as conn:
-        documents.upsert_issuers(conn, [issuer])
-        new = documents.record_documents(conn, [ref])
-        documents.record_files(conn, ref.document_id, [stored])
-    return ref.document_id, bool(new)
 
 
 # Transport errors a retry can fix are retried with growing, jittered delays; a rate block,

@@ -24,6 +24,7 @@ class RunSummary:
     quarantined: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     source_failures: list[str] = field(default_factory=list)
+    already_stored: list[str] = field(default_factory=list)  # hand-dropped files held already
     data_docs_dir: str = ""  # this run's Data Docs folder validations record for; "" for none
     data_docs: str = ""  # link to that site's index page once built; "" when none was built
 
@@ -52,11 +53,12 @@ class RunSummary:
             f"validations: {self.validations_passed} passed, {self.validations_failed} failed",
             f"alerts: {self.alerts_raised} raised, {self.alerts_delivered} delivered",
         ]
-        if self.new == 0 and self.ingested == 0 and not self.failed:
+        if self.new == 0 and self.ingested == 0 and self.ok:
             lines.insert(0, "nothing new to ingest")
         lines += [f"quarantined: {d}" for d in self.quarantined]
         lines += [f"failed: {d}" for d in self.failed]
         lines += [f"source failed: {s}" for s in self.source_failures]
+        lines += [f"not loaded again: {s}" for s in self.already_stored]
         if self.data_docs:
             lines.append(f"data docs: {self.data_docs}")
         return "\n".join(lines)

@@ -7,7 +7,7 @@ keyed by its content; nothing lists local documents and nothing downloads them a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 
 from tasks.core.enums import SourceName
@@ -47,10 +47,10 @@ class LocalFiles:
 
 
 def archive_local_file(
-    archive: RawArchive, issuer: Issuer, path: Path
+    archive: RawArchive, issuer: Issuer, path: Path, published: date, content: bytes
 ) -> tuple[DocumentRef, StoredFile]:
-    """Store a hand-dropped file and describe it as a ``local`` document (keyed by content)."""
-    content = path.read_bytes()
+    """Store a hand-dropped file and describe it as a ``local`` document (keyed by content),
+    published on ``published`` (its dateline, or the date the person gave)."""
     url = path.resolve().as_uri()
     sha = archive.put(content, url=url, headers={})
     ref = DocumentRef(
@@ -59,7 +59,7 @@ def archive_local_file(
         issuer=issuer.ticker,
         form=SourceName.LOCAL.value,
         title=path.name,
-        published_at=datetime.now(UTC),
+        published_at=datetime.combine(published, time(), tzinfo=UTC),
         url=url,
         files=(SourceFile(name=path.name, url=url, doc_type=path.suffix.lstrip(".").upper()),),
     )

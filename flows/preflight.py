@@ -1,0 +1,136 @@
+"""What the command line checks before a flow starts, so a typo is one line, never a failed run.
+
+A mistake caught here starts no flow: no Prefect run, no ``pipeline_failure`` alert, no row.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from tasks.config.settings import Settings
+from tasks.core.errors import PipelineError
+from tasks.core.records import Issuer
+
+LOCAL_SUFFIXES = (".htm", ".html", ".pdf", ".txt")
+# Where replay keeps its own warehouse, raw archive and Data Docs, under the data directory.
+REPLAY_FOLDER = "replay"
+
+
+def check_issuers(settings: Settings, tickers: Sequence[str]) -> list[Issuer]:
+    """The configured issuers named (all when none are); unknown tickers are one line."""
+    known = {i.ticker: i for i in settings.issuers()}
+    unknown = sorted({t.upper() for t in tickers} - set(known))
+    if unknown:
+        raise PipelineError(
+            f"unknown issuer {', '.join(unknown)}: configured are {', '.join(sorted(known))} "
+            "(FILINGS_ISSUERS_FILE adds more)"
+        )
+    wanted = {t.upper() for t in tickers}
+    return [i for t, i in known.items() if not wanted or t in wanted]
+
+
+def check_since(since: date | None) -> None:
+    """A start date must not lie in the future."""
+    if since is not None and since > date.today():
+        raise PipelineError(f"--since {since.isoformat()} is in the future")
+
+
+def check_files(paths: Sequence[Path]) -> None:
+    """Every path is a readable file of a kind ``filings ingest`` reads."""
+    if not paths:
+        raise PipelineError("name at least one file to ingest")
+    for path in paths:
+        if not path.is_file():
+            raise PipelineError(f"no such file: {path}")
+        if path.suffix.lower() not in LOCAL_SUFFIXES:
+            raise PipelineError(f"{path}: not a .htm/.html, .pdf or .txt file")
+        if not os.access(path, os.R_OK):
+            raise PipelineError(f"{path}: not readable")
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a ``sqlite:///`` URL (None for other databases or in-memory)."""
+    if not url.startswith("sqlite:///"):
+        return None
+    name = url.removeprefix("sqlite:///")
+    return None if not name or name.startswith(":memory:") else Path(name)
+
+
+def existing_warehouse(settings: Settings) -> Any:
+    """An engine on a warehouse that exists already (reading commands never create one)."""
+    path = sqlite_file(settings.warehouse_url)
+    if path is not None and not path.is_file():
+        raise PipelineError(
+            f"no warehouse at {path}: run `filings run` first, or set FILINGS_DATABASE_URL"
+        )
+    # deferred for start-up speed: SQLAlchemy, Alembic and the HTTP clients
+    from tasks.config.wiring import warehouse
+
+    return warehouse(settings)
+
+
+def check_quarantined(settings: Settings, document_id: str) -> None:
+    """``release`` takes only a document that is in the warehouse and quarantined."""
+    # deferred for start-up speed: the warehouse's SQL layer
+    from storage.documents import document_status
+    from tasks.core.enums import Status
+
+    engine = existing_warehouse(settings)
+    with engine.connect() as conn:
+        status = document_status(conn, document_id)
+    engine.dispose()
+    if status is None:
+        raise PipelineError(f"unknown document {document_id}: `filings status` lists documents")
+    if status is not Status.QUARANTINED:
+        raise PipelineError(f"{document_id} is {status.value}, not quarantined: nothing to release")
+
+
+def check_documents(settings: Settings, document_ids: Sequence[str]) -> None:
+    """Every named document is in the warehouse."""
+    if not document_ids:
+        return
+    # deferred for start-up speed: the warehouse's SQL layer
+    from storage.documents import document_status
+
+    engine = existing_warehouse(settings)
+    with engine.connect() as conn:
+        unknown = [d for d in document_ids if document_status(conn, d) is None]
+    engine.dispose()
+    if unknown:
+        raise PipelineError(f"unknown document {', '.join(unknown)}: check the id")
+
+
+def replay_paths(settings: Settings) -> dict[str, str]:
+    """The settings a replay run uses: its own warehouse, raw archive and Data Docs.
+
+    A demo must never move a live run's cursors nor mix its documents with live ones, so
+    replay keeps everything under ``DATA_DIR/replay`` (``FILINGS_REPLAY_DATABASE_URL`` puts its
+    warehouse elsewhere, e.g. a scratch PostgreSQL database).
+    """
+    root = (settings.data_dir / REPLAY_FOLDER).resolve()
+    url = os.environ.get("FILINGS_REPLAY_DATABASE_URL") or f"sqlite:///{root / 'warehouse.sqlite'}"
+    return {
+        "FILINGS_DATABASE_URL": url,
+        "FILINGS_ARCHIVE_URL": str(root / "archive"),
+        "FILINGS_DATA_DOCS_DIR": str(root / "data_docs"),
+    }
+
+
+@contextmanager
+def environment(values: dict[str, str]) -> Iterator[None]:
+    """Set environment variables for the block (the flows read their settings from it)."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

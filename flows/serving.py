@@ -1,0 +1,58 @@
+"""``filings serve``: the ingest flow on a cron schedule, on one machine.
+
+Prefect's runner (``flow.serve``) cannot schedule on the ephemeral API ("Cannot schedule flows
+on an ephemeral server"), so without ``PREFECT_API_URL`` this starts a local Prefect server
+(``prefect server start`` on loopback, state under ``PREFECT_HOME``, the UI at its port), points
+the runner at it and stops it when serving ends. With ``PREFECT_API_URL`` set it uses that one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from cronsim import CronSim, CronSimError
+
+from flows import startup
+from tasks.core.errors import PipelineError
+
+DEPLOYMENT_NAME = "filings-ingest"
+
+
+def check_schedule(cron: str, timezone: str) -> None:
+    """A cron expression and a time zone Prefect will accept; else one line."""
+    try:
+        CronSim(cron, datetime.now(UTC))
+    except (CronSimError, ValueError) as exc:
+        raise PipelineError(f"--cron {cron!r} is not a cron expression: {exc}") from None
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise PipelineError(f"--timezone {timezone!r} is not a time zone name") from None
+
+
+def serve_ingest(cron: str, timezone: str, port: int, say: Callable[[str], None]) -> None:
+    """Serve the ingest flow on the schedule until interrupted."""
+    if os.environ.get("PREFECT_API_URL"):
+        _serve(cron, timezone, say)
+        return
+    with startup.local_server(port, say) as api:
+        # set before Prefect is imported: its settings are read from the environment then,
+        # and the runner's flow-run processes inherit it
+        os.environ["PREFECT_API_URL"] = api
+        try:
+            _serve(cron, timezone, say)
+        finally:
+            os.environ.pop("PREFECT_API_URL", None)
+
+
+def _serve(cron: str, timezone: str, say: Callable[[str], None]) -> None:
+    # deferred: Prefect must read PREFECT_API_URL, set just above, when it is imported
+    from prefect.schedules import Cron
+
+    from flows.ingest import ingest
+
+    say(f"serving {DEPLOYMENT_NAME}: {cron} ({timezone}); Ctrl-C stops")
+    ingest.serve(name=DEPLOYMENT_NAME, schedules=[Cron(cron, timezone=timezone)])

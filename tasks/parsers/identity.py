@@ -1,0 +1,74 @@
+"""Whose document is this? The one place a document's text is checked against an issuer.
+
+Pure functions over a document's text and the configured ``Issuer`` records: a document names
+its issuer by its registrant / company name ("Qifu Technology, Inc."), its Nasdaq ticker
+("Nasdaq: QFIN") or its HKEx stock code ("Stock Code: 3660", "股份代號：3660"). Used before a
+hand-dropped file is stored (``filings ingest``); any source can use it the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tasks.core.records import Issuer
+
+_SUFFIXES = re.compile(
+    r"[,.]?\s+(?:inc|incorporated|ltd|limited|corp|corporation|co|company|plc|holdings?|group)\.?$",
+    re.IGNORECASE,
+)
+_CODE_LABEL = r"(?:stock\s+code|股份代號|股份代号|證券代號|证券代码)\s*[:：]?\s*"
+
+
+@dataclass(frozen=True, slots=True)
+class IdentityCheck:
+    """The outcome of checking a document against the configured issuers."""
+
+    issuer: Issuer | None  # the issuer the document belongs to; None when refused
+    reason: str = ""  # one line saying why it was refused ("" when accepted)
+
+
+def core_name(name: str) -> str:
+    """A company name without its legal suffixes: "Qifu Technology, Inc." -> "Qifu Technology"."""
+    previous = None
+    name = name.strip()
+    while previous != name:
+        previous, name = name, _SUFFIXES.sub("", name).strip()
+    return name
+
+
+def names_issuer(text: str, issuer: Issuer) -> bool:
+    """True when the text names the issuer by name, ticker or HKEx stock code."""
+    name = core_name(issuer.name)
+    if name and re.search(r"\b" + re.escape(name).replace(r"\ ", r"\s+") + r"\b", text, re.I):
+        return True
+    if re.search(r"(?:nasdaq|nyse)\s*[:：]\s*" + re.escape(issuer.ticker) + r"\b", text, re.I):
+        return True
+    code = issuer.hkex_code.lstrip("0")
+    return bool(code) and bool(re.search(_CODE_LABEL + r"0*" + code + r"\b", text, re.I))
+
+
+def identify(text: str, configured: Sequence[Issuer], ticker: str | None) -> IdentityCheck:
+    """The issuer a document belongs to: the one named with ``ticker`` if the text names it,
+    else the single configured issuer the text names; refused otherwise (never a default)."""
+    named = [i for i in configured if names_issuer(text, i)]
+    if ticker:
+        wanted = next((i for i in configured if i.ticker == ticker.upper()), None)
+        if wanted is None:
+            return IdentityCheck(None, f"unknown issuer {ticker.upper()}")
+        if wanted in named:
+            return IdentityCheck(wanted)
+        others = f" (it names {', '.join(i.ticker for i in named)})" if named else ""
+        return IdentityCheck(None, f"does not name {_label(wanted)}{others}")
+    if len(named) == 1:
+        return IdentityCheck(named[0])
+    if named:
+        tickers = ", ".join(i.ticker for i in named)
+        return IdentityCheck(None, f"names several issuers ({tickers}): pass --issuer")
+    known = "; ".join(_label(i) for i in configured)
+    return IdentityCheck(None, f"names no configured issuer ({known})")
+
+
+def _label(issuer: Issuer) -> str:
+    return f"{issuer.ticker} ({core_name(issuer.name)}, HKEx {issuer.hkex_code.lstrip('0')})"
