@@ -7,14 +7,15 @@ Every command prints a one-line reason and exits non-zero when something is wron
 
 from __future__ import annotations
 
+import functools
 import getpass
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ParamSpec
 
 import typer
 from rich.console import Console
@@ -29,6 +30,7 @@ app = typer.Typer(
 )
 console = Console()
 err = Console(stderr=True)
+P = ParamSpec("P")
 
 
 class SourceMode(StrEnum):
@@ -56,6 +58,19 @@ def main() -> None:
             raise
         sys.exit(_line(f"{type(exc).__name__}: {exc}", "--verbose shows the details", 1))
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def one_line_errors(command: Callable[P, None]) -> Callable[P, None]:
+    """A command whose PipelineError prints as one line and exits 1 (also under CliRunner)."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            command(*args, **kwargs)
+        except PipelineError as exc:
+            raise typer.Exit(_line(str(exc), "", 1)) from None
+
+    return wrapper
 
 
 def _line(message: str, hint: str, code: int) -> int:
@@ -130,6 +145,7 @@ ReplayOpt = Annotated[
 
 
 @app.command()
+@one_line_errors
 def run(
     source: SourceOpt = SourceMode.live,
     issuer: IssuerOpt = None,
@@ -141,6 +157,7 @@ def run(
 
 
 @app.command()
+@one_line_errors
 def backfill(
     since: Annotated[datetime, typer.Option(formats=["%Y-%m-%d"], help="Fetch everything since.")],
     source: SourceOpt = SourceMode.live,
@@ -170,6 +187,7 @@ def _run(
 
 
 @app.command("ingest")
+@one_line_errors
 def ingest_files(
     paths: Annotated[list[Path], typer.Argument(help=".htm/.html, .pdf or .txt files")],
     issuer: Annotated[
@@ -208,6 +226,7 @@ def _check_intake(settings: Settings, paths: list[Path], issuer: str | None, day
 
 
 @app.command()
+@one_line_errors
 def serve(
     cron: Annotated[str, typer.Option(help="When to run (cron syntax).")] = "*/15 * * * *",
     timezone: Annotated[str, typer.Option(help="Time zone of the cron.")] = "America/New_York",
@@ -228,6 +247,7 @@ def serve(
 
 
 @app.command()
+@one_line_errors
 def status(
     last: Annotated[int, typer.Option(min=1, help="How many recent runs to show.")] = 10,
     replay: ReplayOpt = False,
@@ -243,6 +263,7 @@ def status(
 
 
 @app.command()
+@one_line_errors
 def report(
     issuer: IssuerOpt = None,
     out: Annotated[
@@ -270,6 +291,7 @@ def report(
 
 
 @app.command()
+@one_line_errors
 def release(
     document_id: Annotated[str, typer.Argument(help="e.g. sec:0001104659-24-032436")],
     by: Annotated[str, typer.Option("--by", help="Who releases it (default: your login).")] = "",
@@ -289,6 +311,7 @@ def release(
 
 
 @app.command()
+@one_line_errors
 def revalidate(
     document_ids: Annotated[
         list[str] | None, typer.Argument(help="Documents to check; default every loaded one.")

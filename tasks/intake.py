@@ -22,8 +22,7 @@ from tasks.core.enums import Status
 from tasks.core.errors import ParseError, PipelineError
 from tasks.core.records import Issuer
 from tasks.parsers import prose
-from tasks.parsers.identity import identify
-from tasks.parsers.outlook import issue_date
+from tasks.parsers.identity import identify, publication_date
 from tasks.sources.archive import RawArchive
 from tasks.sources.local import archive_local_file
 
@@ -59,7 +58,7 @@ def inspect_local_file(
     check = identify(text, configured, ticker)
     if check.issuer is None:
         raise RefusedFileError(f"{path.name} refused, nothing stored: it {check.reason}")
-    when = published or issue_date(text)
+    when = published or publication_date(text)
     if when is None:
         raise RefusedFileError(
             f"{path.name}: no dateline or 'Date:' line found; pass --published YYYY-MM-DD"

@@ -11,11 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from tasks.core.records import Issuer
+from tasks.parsers import prose
+from tasks.parsers.outlook import issue_date
 
 _SUFFIXES = re.compile(
     r"[,.]?\s+(?:inc|incorporated|ltd|limited|corp|corporation|co|company|plc|holdings?|group)\.?$",
+    re.IGNORECASE,
+)
+# Lines that date an announcement when it has no press-release dateline (HKEx forms, returns).
+_DATED = re.compile(
+    r"(?:announcement date|date submitted|date of (?:this )?announcement|hong kong,)\s*:?\s*",
     re.IGNORECASE,
 )
 _CODE_LABEL = r"(?:stock\s+code|股份代號|股份代号|證券代號|证券代码)\s*[:：]?\s*"
@@ -72,3 +80,18 @@ def identify(text: str, configured: Sequence[Issuer], ticker: str | None) -> Ide
 
 def _label(issuer: Issuer) -> str:
     return f"{issuer.ticker} ({core_name(issuer.name)}, HKEx {issuer.hkex_code.lstrip('0')})"
+
+
+def publication_date(text: str) -> date | None:
+    """When the document says it was published: a press release's dateline or "Date:" line,
+    else an HKEx form's "Announcement date" / "Date Submitted" / "Hong Kong, 13 March 2024"."""
+    found = issue_date(text)
+    if found is not None:
+        return found
+    for label in _DATED.finditer(text):
+        rest = text[label.end() : label.end() + 40]
+        for pattern in (prose.DAY_FIRST_RE, prose.DATE_RE):
+            match = pattern.match(rest)
+            if match:
+                return prose.parse_date(match)
+    return None

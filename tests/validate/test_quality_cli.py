@@ -97,6 +97,7 @@ def test_quarantine_revalidate_and_release(env: str, tmp_path: Path) -> None:
 
 
 def test_revalidate_unknown_document_exits_non_zero(env: str) -> None:
+    db.open_warehouse(env).dispose()
     result = runner.invoke(app, ["revalidate", "sec:nope"])
     assert result.exit_code == 1
     assert "unknown document" in result.output

@@ -1,0 +1,80 @@
+"""``filings serve`` on one machine: a one-minute cron fires and the run completes.
+
+The command starts its own local Prefect server (Prefect cannot schedule on its ephemeral
+API); the test asks that server's REST API for the served deployment's runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+from conftest import FILINGS
+
+from flows.startup import free_port
+
+FINAL = ("COMPLETED", "FAILED", "CRASHED")
+
+
+def _post(url: str, body: dict) -> list[dict]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def _finished_runs(api: str) -> list[dict]:
+    try:
+        return _post(
+            f"{api}/flow_runs/filter",
+            {"flow_runs": {"state": {"type": {"any_": list(FINAL)}}}},
+        )
+    except OSError:
+        return []  # the server is not up yet
+
+
+def test_served_one_minute_cron_fires_and_completes(user):
+    work, env = user
+    port = free_port()
+    api = f"http://127.0.0.1:{port}/api"
+    log = (work / "serve.log").open("w")
+    process = subprocess.Popen(
+        [FILINGS, "serve", "--source", "replay", "--cron", "* * * * *", "--timezone", "UTC",
+         "--port", str(port)],
+        cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 240
+        runs: list[dict] = []
+        while not runs and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(2)
+            runs = _finished_runs(api)
+        output = Path(log.name).read_text()
+        assert runs, f"no scheduled run finished within 240 s:\n{output[-3000:]}"
+        run = runs[0]
+        assert run["state_type"] == "COMPLETED", (run["state"], output[-3000:])
+        assert run["auto_scheduled"] is True
+        assert run["parameters"] == {}
+    finally:
+        _stop(process)
+        log.close()
+    with sqlite3.connect(work / "data" / "replay" / "warehouse.sqlite") as db:
+        loaded = db.execute("select count(*) from documents where status='loaded'").fetchone()[0]
+    assert loaded >= 8
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """SIGTERM the served command (it stops its server); kill its own group if it hangs."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
