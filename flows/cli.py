@@ -1,8 +1,10 @@
 """filings: ingest SEC 6-K and HKEXnews disclosures into a SQL warehouse, validate, alert.
 
-Try it with `filings run --source replay` (the bundled demo archive, kept apart from live data in DATA_DIR/replay), then `filings status --replay`.
+Try it with `filings run --source replay` (the bundled demo archive, kept apart from
+live data in DATA_DIR/replay), then `filings status --replay`.
 
-Every command prints a one-line reason and exits non-zero when something is wrong; --verbose shows the details.
+Every command prints a one-line reason and exits non-zero when something is wrong;
+--verbose shows the details.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ from tasks.core.errors import PipelineError
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help=__doc__, pretty_exceptions_enable=False
+    add_completion=False,
+    no_args_is_help=True,
+    help=__doc__,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 console = Console()
 err = Console(stderr=True)
@@ -217,7 +223,9 @@ def ingest_files(
     _finish(summary)
 
 
-def _check_intake(settings: Settings, paths: list[Path], issuer: str | None, day: date | None) -> None:
+def _check_intake(
+    settings: Settings, paths: list[Path], issuer: str | None, day: date | None
+) -> None:
     # deferred: the parsers pull in pdfplumber and lxml
     from tasks.intake import inspect_local_file
 

@@ -67,7 +67,9 @@ def ingest(
         for document_id in todo:
             _process(engine, clients, archive, summary, issuer, document_id)
             progress.advance(document_id)
-    summary.data_docs = build_run_docs(Path(summary.data_docs_dir), settings.data_docs_keep_days)
+    summary.data_docs = build_run_docs(
+        Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
+    )
     summary.alerts_delivered = alert.deliver_task(engine, channels_from_settings(settings))
     bookkeeping.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
@@ -132,10 +134,12 @@ def _process(
     summary.add_document(document_id, counts.facts_inserted, checks, quarantined, len(created))
 
 
-def build_run_docs(docs_site: Path, keep_days: int) -> str:
+def build_run_docs(docs_site: Path, keep_days: int, base_url: str = "") -> str:
     """The run's Data Docs link ("" for none), built once: each build re-reads what it shows."""
     # A failed build (logged by Prefect) must not stop alert delivery nor fail the loaded run.
-    state = docs_sites.build_data_docs_task(docs_site, keep_days, return_state=True)
+    state = docs_sites.build_data_docs_task(
+        docs_site, keep_days, base_url=base_url, return_state=True
+    )
     return str(state.result()) if state.is_completed() else ""
 
 
@@ -175,7 +179,9 @@ def ingest_local(
     for path in paths:
         _ingest_file(engine, archive, clients, summary, Path(path), issuer, published)
         progress.advance(Path(path).name)
-    summary.data_docs = build_run_docs(Path(summary.data_docs_dir), settings.data_docs_keep_days)
+    summary.data_docs = build_run_docs(
+        Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
+    )
     summary.alerts_delivered = alert.deliver_task(engine, channels_from_settings(settings))
     get_run_logger().info(summary.render())
     return summary

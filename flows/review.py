@@ -30,7 +30,9 @@ def revalidate(document_ids: list[str] | None = None, issuer: str | None = None)
         summary.documents.append(done)
         created = alert.alert_checks_task(engine, done.issuer, document_id, done.results)
         summary.alerts_raised += len(created)
-    summary.data_docs = build_run_docs(docs_site, settings.data_docs_keep_days)  # once per run
+    summary.data_docs = build_run_docs(  # once per run
+        docs_site, settings.data_docs_keep_days, settings.data_docs_url
+    )
     alert.deliver_task(engine, channels_from_settings(settings))
     get_run_logger().info(summary.render())
     return summary

@@ -8,14 +8,21 @@ the runner at it and stops it when serving ends. With ``PREFECT_API_URL`` set it
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cronsim import CronSim, CronSimError
 
 from flows import startup
+from tasks.config.settings import load_settings
 from tasks.core.errors import PipelineError
 
 DEPLOYMENT_NAME = "filings-ingest"
@@ -34,7 +41,41 @@ def check_schedule(cron: str, timezone: str) -> None:
 
 
 def serve_ingest(cron: str, timezone: str, port: int, say: Callable[[str], None]) -> None:
-    """Serve the ingest flow on the schedule until interrupted."""
+    """Serve the ingest flow on the schedule until interrupted (and the runs' Data Docs)."""
+    settings = load_settings()
+    if settings.data_docs_url:
+        _serve_flow(cron, timezone, port, say)
+        return
+    settings.data_docs_path.mkdir(parents=True, exist_ok=True)
+    with static_files(settings.data_docs_path) as url:
+        say(f"Data Docs served at {url}")
+        os.environ["FILINGS_DATA_DOCS_URL"] = url  # the served runs link their sites here
+        try:
+            _serve_flow(cron, timezone, port, say)
+        finally:
+            os.environ.pop("FILINGS_DATA_DOCS_URL", None)
+
+
+@contextmanager
+def static_files(folder: Path) -> Iterator[str]:
+    """Serve ``folder`` over HTTP on a free loopback port for the block; yield its URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="data-docs", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        """Requests are not worth a line on the console."""
+
+
+def _serve_flow(cron: str, timezone: str, port: int, say: Callable[[str], None]) -> None:
     if os.environ.get("PREFECT_API_URL"):
         _serve(cron, timezone, say)
         return

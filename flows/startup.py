@@ -102,7 +102,11 @@ def local_server(port: int, say: Callable[[str], None]) -> Iterator[str]:
     api = f"http://127.0.0.1:{port}/api"
     if _healthy(api):
         raise PipelineError(f"port {port} already runs a Prefect server: set PREFECT_API_URL={api}")
-    env = {**os.environ, "PREFECT_SERVER_API_HOST": "127.0.0.1", "PREFECT_SERVER_API_PORT": str(port)}
+    env = {
+        **os.environ,
+        "PREFECT_SERVER_API_HOST": "127.0.0.1",
+        "PREFECT_SERVER_API_PORT": str(port),
+    }
     env.pop("PREFECT_API_URL", None)  # the server itself must not point at an API
     prefect = Path(sys.executable).with_name("prefect")
     command = [str(prefect), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
@@ -127,7 +131,9 @@ def _wait_healthy(api: str, process: subprocess.Popen[bytes], log: Path, timeout
     while not _healthy(api):
         if process.poll() is not None:
             tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
-            raise PipelineError(f"the local Prefect server exited ({log}): {tail[-1] if tail else '?'}")
+            raise PipelineError(
+                f"the local Prefect server exited ({log}): {tail[-1] if tail else '?'}"
+            )
         if time.monotonic() > deadline:
             raise PipelineError(f"the local Prefect server did not answer within {timeout:.0f} s")
         time.sleep(0.25)

@@ -189,7 +189,9 @@ def same_file_documents(
     """(document_id, status) of the issuer's documents holding this file already: the same
     content (sha256), or a file of the same name from a source (the same exhibit fetched)."""
     f = schema.document_files
-    same = (f.c.sha256 == sha256) | ((f.c.name == name) & (documents.c.source != SourceName.LOCAL.value))
+    same = (f.c.sha256 == sha256) | (
+        (f.c.name == name) & (documents.c.source != SourceName.LOCAL.value)
+    )
     rows = conn.execute(
         select(documents.c.document_id, documents.c.status)
         .join(f, f.c.document_id == documents.c.document_id)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE

@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     data_docs_dir: Path | None = Field(
         None, description="Where GX Data Docs are built; default data_dir/data_docs."
     )
+    data_docs_url: str = Field(
+        "", description="Where data_docs_dir is served (http/https); links point there."
+    )
     data_docs_keep_days: int = Field(
         90, ge=0, description="Run sites older than this are deleted; 0 keeps every site."
     )
@@ -66,10 +69,12 @@ class Settings(BaseSettings):
     @field_validator("sec_data_url", "sec_archives_url", "hkex_url")
     @classmethod
     def _http_url(cls, value: str) -> str:
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(f"not an http(s) URL: {value!r}")
-        return value.rstrip("/")
+        return _check_http(value)
+
+    @field_validator("data_docs_url")
+    @classmethod
+    def _optional_http_url(cls, value: str) -> str:
+        return _check_http(value) if value else value
 
     @property
     def warehouse_url(self) -> str:
@@ -93,6 +98,13 @@ class Settings(BaseSettings):
         if self.issuers_file is None:
             return DEFAULT_ISSUERS
         return read_issuers(self.issuers_file)
+
+
+def _check_http(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"not an http(s) URL: {value!r}")
+    return value.rstrip("/")
 
 
 def load_settings(**overrides: Any) -> Settings:

@@ -1,7 +1,9 @@
 """Artifacts stage: what a run publishes to the Prefect UI.
 
-Each run writes a markdown summary and a guidance-versus-actual table under stable keys
-(``<deployment>-run-summary``, ``<deployment>-guidance-vs-actual``), so the UI's Artifacts page
+Published from the flow itself (not a task), so they are the flow run's artifacts: the
+run's page in the UI shows them. Each run writes a markdown summary, a guidance-versus-actual
+table and (when Data Docs are served) a link, under stable keys (``<deployment>-run-summary``,
+``<deployment>-guidance-vs-actual``, ``<deployment>-data-docs``), so the UI's Artifacts page
 shows every run's version side by side.
 """
 
@@ -11,9 +13,11 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from prefect import task
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
-from prefect.cache_policies import NO_CACHE
+from prefect.artifacts import (
+    create_link_artifact,
+    create_markdown_artifact,
+    create_table_artifact,
+)
 
 from tasks.core.readouts import GuidanceRow, RunActivity
 from tasks.runs.guidance_report import plain, quarter_label
@@ -52,7 +56,7 @@ def run_markdown(title: str, summary: RunSummary, activity: RunActivity) -> str:
     lines += _section("Failed documents", summary.failed)
     lines += _section("Source failures", summary.source_failures)
     if summary.data_docs:
-        lines += ["", f"**Data Docs:** {summary.data_docs}"]
+        lines += ["", f"**Data Docs:** [open this run's validation results]({summary.data_docs})"]
     return "\n".join(lines) + "\n"
 
 
@@ -108,7 +112,11 @@ def publish_run(
     create_table_artifact(
         table, key=table_key, description="Guidance versus actual, per issuer and quarter."
     )
+    if summary.data_docs.startswith(("http://", "https://")):
+        create_link_artifact(
+            summary.data_docs,
+            link_text="Data Docs of this run",
+            key=artifact_key(scope, "data-docs"),
+            description="Great Expectations validation results of every document of the run.",
+        )
     return summary_key, table_key
-
-
-publish_run_task = task(name="publish-artifacts", cache_policy=NO_CACHE)(publish_run)

@@ -42,7 +42,7 @@ def finish(engine: Engine, run: RunHandle, summary: RunSummary, issuers: list[st
         activity = runs.run_activity(conn, run.started_at, issuers)
         guidance = findings.guidance_rows(conn, issuers)
     scope = runtime.deployment.name or runtime.flow_run.flow_name or "ingest"
-    artifacts.publish_run_task(scope, summary, activity, guidance)
+    artifacts.publish_run(scope, summary, activity, guidance)
     outcome = RunStatus.COMPLETED if summary.ok else RunStatus.COMPLETED_WITH_ERRORS
     with engine.begin() as conn:
         runs.finish_run(conn, run.run_id, outcome, asdict(summary))

@@ -22,6 +22,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
 from expectations import runner
+from tasks.runs import docs_offline
 
 _RUN_SITE = re.compile(r"(\d{8}T\d{6}Z)-[0-9a-f]{8}")
 _STAMP = "%Y%m%dT%H%M%SZ"
@@ -39,18 +40,25 @@ def new_docs_site(root: Path, run_id: str | None = None, now: datetime | None = 
     return root / f"{stamp}-{run_id.replace('-', '')[:8]}"
 
 
-def build_data_docs(docs_site: Path, keep_days: int = 0, now: datetime | None = None) -> str:
+def build_data_docs(
+    docs_site: Path, keep_days: int = 0, now: datetime | None = None, base_url: str = ""
+) -> str:
     """Build the run's Data Docs site, prune old runs' sites, list the rest; "" if none built.
 
     ``keep_days`` 0 keeps every site; otherwise sites started more than that many days before
-    ``now`` are deleted (never this run's own).
+    ``now`` are deleted (never this run's own). The link is under ``base_url`` (where the
+    sites' folder is served: ``FILINGS_DATA_DOCS_URL``) when given, else a file URI. The site
+    loads no asset from the network (:mod:`tasks.runs.docs_offline`).
     """
     index = runner.build_docs(docs_site)
     if index is None:
         return ""
+    docs_offline.make_offline(docs_site)
     if keep_days:
         prune_docs_sites(docs_site.parent, keep_days, now or datetime.now(UTC), docs_site)
     write_docs_index(docs_site.parent)
+    if base_url:
+        return f"{base_url.rstrip('/')}/{docs_site.name}/index.html"
     return index.as_uri()
 
 

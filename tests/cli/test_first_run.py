@@ -22,7 +22,9 @@ BUSY_SECONDS = 300
 @contextmanager
 def busy_cores(count: int = 2) -> Iterator[None]:
     """``count`` busy loops (each stops by itself after BUSY_SECONDS)."""
-    loop = f"import time\nend = time.monotonic() + {BUSY_SECONDS}\nwhile time.monotonic() < end: pass"
+    loop = (
+        f"import time\nend = time.monotonic() + {BUSY_SECONDS}\nwhile time.monotonic() < end: pass"
+    )
     burners = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(count)]
     try:
         time.sleep(1)  # let them take the cores first
@@ -43,7 +45,9 @@ def test_first_replay_run_succeeds_under_cpu_load_and_speaks_within_2s(user):
         )  # fmt: skip
         stderr: list[tuple[float, str]] = []
         reader = threading.Thread(
-            target=lambda: stderr.extend((time.monotonic() - started, line) for line in process.stderr)
+            target=lambda: stderr.extend(
+                (time.monotonic() - started, line) for line in process.stderr
+            )
         )
         reader.start()
         assert process.stdout is not None

@@ -56,7 +56,9 @@ CASES = [
 
 def _commands_in_readme() -> set[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return set(re.findall(r"`filings ([a-z]+)", text)) | set(re.findall(r"^filings ([a-z]+)", text, re.M))
+    return set(re.findall(r"`filings ([a-z]+)", text)) | set(
+        re.findall(r"^filings ([a-z]+)", text, re.M)
+    )
 
 
 def test_every_readme_command_has_a_bad_input_case():

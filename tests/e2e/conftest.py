@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -60,6 +61,17 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     processes = [server]
     try:
         wait_for(lambda: requests.get(f"{url}/api/health", timeout=5).ok, 240, "prefect server")
+        docs = base / "data" / "data_docs"
+        docs.mkdir(parents=True)
+        docs_port = free_port()
+        processes.append(  # where the worker's Data Docs are published, as a web server would
+            start(
+                [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory",
+                 str(docs), str(docs_port)],
+                env,
+                logs / "data-docs-server.log",
+            )
+        )  # fmt: skip
         with ReplayServer(default_archive_root()) as replay:
             warehouse = f"sqlite:///{base / 'warehouse.sqlite'}"
             worker_env = {
@@ -71,6 +83,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
                 "FILINGS_SEC_ARCHIVES_URL": replay.url,
                 "FILINGS_HKEX_URL": replay.url,
                 "FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS": "0",
+                "FILINGS_DATA_DOCS_URL": f"http://127.0.0.1:{docs_port}",
             }
             prefect(env, "work-pool", "create", POOL, "--type", "process")
             deploy = ["--no-prompt", "deploy", "--all", "--prefect-file", "deploy/prefect.yaml"]

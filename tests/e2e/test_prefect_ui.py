@@ -64,6 +64,7 @@ def test_a_custom_run_from_the_ui_completes(stack, browser):
     page.screenshot(path=str(ARTIFACTS / "e2e" / "3-run-page-completed.png"), full_page=True)
     with _client(stack) as client:
         assert client.read_flow_run(run.id).state.is_completed()
+    _summary_artifact_links_the_data_docs(page)
     engine = db.make_engine(stack.warehouse_url)
     with engine.connect() as conn:
         loaded = conn.execute(
@@ -99,3 +100,32 @@ def test_a_failed_run_raises_one_pipeline_failure_alert_through_the_automation(s
     engine.dispose()
     assert [a.dedup_key for a in alerts] == [f"pipeline_failure:{failed.id}"]
     assert alerting.state.is_completed()
+
+
+def _summary_artifact_links_the_data_docs(page):
+    """The flow run's own Artifacts tab shows the run summary; its Data Docs link opens."""
+    shots = ARTIFACTS / "e2e"
+    page.get_by_text("Artifacts", exact=True).first.click()
+    card = page.get_by_text("backfill-run-summary", exact=True).first
+    card.wait_for(timeout=60_000)
+    page.screenshot(path=str(shots / "4-run-page-artifacts.png"), full_page=True)
+    card.click()
+    link = page.get_by_role("link", name="open this run's validation results")
+    link.wait_for(timeout=60_000)
+    page.screenshot(path=str(shots / "5-run-summary-artifact.png"), full_page=True)
+    href = link.get_attribute("href") or ""
+    assert href.startswith("http://127.0.0.1:") and href.endswith("/index.html"), href
+    before = list(page.context.pages)
+    link.click()  # the UI opens it in a new tab or in this one
+    docs = None
+    for _ in range(120):  # Playwright handles the browser's events while it waits
+        page.wait_for_timeout(500)
+        opened = [p for p in page.context.pages if p not in before]
+        docs = opened[0] if opened else (page if page.url == href else None)
+        if docs is not None:
+            break
+    assert docs is not None, f"clicking the Data Docs link opened nothing (page at {page.url})"
+    docs.wait_for_load_state()
+    assert docs.url == href
+    docs.get_by_text("Validation Results").first.wait_for(timeout=60_000)
+    docs.screenshot(path=str(shots / "6-data-docs.png"), full_page=True)

@@ -40,7 +40,9 @@ def _state(engine):
     with engine.connect() as conn:
         counts = table_counts(conn)
         latest = conn.execute(
-            text("select metric, period_start, period_end, value from facts_latest order by 1, 2, 3")
+            text(
+                "select metric, period_start, period_end, value from facts_latest order by 1, 2, 3"
+            )
         ).all()
     counts.pop("runs", None)
     return counts, [(m, str(s), str(e), str(v)) for m, s, e, v in latest]
