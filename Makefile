@@ -41,7 +41,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy flows tasks expectations storage
+	$(BIN)/mypy filings flows tasks expectations storage
 
 ## Regenerate the replay archive (tasks/sources/replay_archive: HTML exhibits, PDFs, JSON) from the seeds.
 fixtures: $(STAMP)

@@ -12,30 +12,18 @@ so changing a view here means a new revision that freezes the new SQL.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table, Text
 
+from storage import consumer_views
 from storage.types import SCALE, ExactDecimal, UtcDateTime
+from storage.view_parts import precision_steps, sql_literal
 from tasks.core.enums import Basis, DeliveryStatus, Status, VersusGuidance
-from tasks.core.precision import PRINTED_DECIMALS, half_unit
 
 
-def _sql(value: StrEnum) -> str:
-    """An enum value as a SQL string literal."""
-    return f"'{value.value}'"
-
-
-_US_GAAP, _QUARANTINED = _sql(Basis.US_GAAP), _sql(Status.QUARANTINED)
-_DELIVERED = _sql(DeliveryStatus.DELIVERED)
-
-
-def _steps_values() -> str:
-    """Each printed precision (XBRL decimals) -> half a unit of its last digit, as SQL VALUES:
-    the precision rule of :mod:`tasks.core.precision`, which :func:`_facts_latest` folds with."""
-    rows = (f"({d}, {format(half_unit(d), 'f')})" for d in PRINTED_DECIMALS)
-    return "VALUES " + ", ".join(rows)
+_US_GAAP, _QUARANTINED = sql_literal(Basis.US_GAAP), sql_literal(Status.QUARANTINED)
+_DELIVERED = sql_literal(DeliveryStatus.DELIVERED)
 
 
 def _facts_history(_dialect: str) -> str:
@@ -83,7 +71,7 @@ def _facts_latest(dialect: str) -> str:
 
     return f"""
 WITH RECURSIVE
-steps(decimals, half_unit) AS ({_steps_values()}),
+steps(decimals, half_unit) AS ({precision_steps()}),
 {_CANDIDATES}folded(grp, rn, cnt, issuer, metric, period_start, period_end, unit, value, decimals,
        document_id) AS (
     SELECT grp, rn, cnt, issuer, metric, period_start, period_end, unit,
@@ -134,10 +122,10 @@ latest AS (
 )
 SELECT l.issuer, l.metric, l.period_start, l.period_end,
        l.low AS guidance_low, l.high AS guidance_high, a.value AS actual, l.unit,
-       CASE WHEN a.value IS NULL THEN {_sql(VersusGuidance.PENDING)}
-            WHEN {actual} > COALESCE({high}, {low}) THEN {_sql(VersusGuidance.ABOVE)}
-            WHEN {actual} < COALESCE({low}, {high}) THEN {_sql(VersusGuidance.BELOW)}
-            ELSE {_sql(VersusGuidance.WITHIN)} END AS outcome,
+       CASE WHEN a.value IS NULL THEN {sql_literal(VersusGuidance.PENDING)}
+            WHEN {actual} > COALESCE({high}, {low}) THEN {sql_literal(VersusGuidance.ABOVE)}
+            WHEN {actual} < COALESCE({low}, {high}) THEN {sql_literal(VersusGuidance.BELOW)}
+            ELSE {sql_literal(VersusGuidance.WITHIN)} END AS outcome,
        CASE WHEN a.value IS NULL OR l.midpoint = 0 THEN NULL
             ELSE ROUND((a.value - l.midpoint) * 100 / l.midpoint, 4) END AS variance_pct,
        l.document_id AS guidance_document_id, a.source_document_id AS actual_document_id
@@ -169,6 +157,7 @@ _DEFINITIONS = {
     "alerts": _alerts,
     "guidance_vs_actual": _guidance_vs_actual,
     "guidance_history": _guidance_history,
+    **consumer_views.DEFINITIONS,
 }
 VIEW_NAMES: tuple[str, ...] = tuple(_DEFINITIONS)
 
@@ -266,3 +255,8 @@ GUIDANCE_HISTORY = _view(
     Column("locator", Text),
     Column("raw_text", Text),
 )
+_CONSUMER = consumer_views.handles(view_metadata)
+METRIC_LABELS = _CONSUMER["metric_labels"]
+FACTS_FISCAL = _CONSUMER["facts_fiscal"]
+RESTATEMENTS = _CONSUMER["restatements"]
+LINE_ITEMS = _CONSUMER["line_items"]

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCT = ("flows", "tasks", "expectations", "storage")
+PRODUCT = ("filings", "flows", "tasks", "expectations", "storage")
 # Packages that may take nothing from tasks but its kernel.
 KERNEL_ONLY = ("storage", "expectations", "tasks.parsers", "tasks.sources")
 PARSER_FORBIDDEN = ("requests", "sqlalchemy", "prefect")

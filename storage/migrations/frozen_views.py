@@ -406,6 +406,259 @@ FROM folded WHERE rn = cnt
 }
 
 
+# Revision 0006: the consumer views (contract additions): metric_labels, facts_fiscal,
+# restatements, line_items. The others stay as 0005 made them.
+VIEWS_0006: Views = {
+    **VIEWS_0005,
+    "metric_labels": {
+        "sqlite": """
+WITH m(metric, label, kind, unit, statement) AS (VALUES
+    ('total_net_revenue', 'Total net revenue', 'flow', 'CNY', 'income'),
+    ('credit_driven_services_revenue', 'Credit driven services', 'flow', 'CNY', 'income'),
+    ('loan_facilitation_fees_capital_heavy', 'Loan facilitation and servicing fees-capital heavy', 'flow', 'CNY', 'income'),
+    ('financing_income', 'Financing income', 'flow', 'CNY', 'income'),
+    ('guarantee_release_revenue', 'Revenue from releasing of guarantee liabilities', 'flow', 'CNY', 'income'),
+    ('other_services_fees_credit_driven', 'Other services fees (the line under Credit driven services)', 'flow', 'CNY', 'income'),
+    ('platform_services_revenue', 'Platform services', 'flow', 'CNY', 'income'),
+    ('loan_facilitation_fees_capital_light', 'Loan facilitation and servicing fees-capital light', 'flow', 'CNY', 'income'),
+    ('referral_services_fees', 'Referral services fees', 'flow', 'CNY', 'income'),
+    ('other_services_fees_platform', 'Other services fees (the line under Platform services)', 'flow', 'CNY', 'income'),
+    ('facilitation_origination_servicing_expense', 'Facilitation, origination and servicing', 'flow', 'CNY', 'income'),
+    ('funding_costs', 'Funding costs', 'flow', 'CNY', 'income'),
+    ('sales_and_marketing_expense', 'Sales and marketing', 'flow', 'CNY', 'income'),
+    ('general_and_administrative_expense', 'General and administrative', 'flow', 'CNY', 'income'),
+    ('provision_loans_receivable', 'Provision for loans receivable', 'flow', 'CNY', 'income'),
+    ('provision_financial_assets_receivable', 'Provision for financial assets receivable', 'flow', 'CNY', 'income'),
+    ('provision_accounts_receivable_contract_assets', 'Provision for accounts receivable and contract assets', 'flow', 'CNY', 'income'),
+    ('provision_contingent_liabilities', 'Provision for contingent liabilities', 'flow', 'CNY', 'income'),
+    ('total_operating_costs_and_expenses', 'Total operating costs and expenses', 'flow', 'CNY', 'income'),
+    ('income_from_operations', 'Income from operations', 'flow', 'CNY', 'income'),
+    ('interest_income_net', 'Interest income, net', 'flow', 'CNY', 'income'),
+    ('other_income_net', 'Other income, net', 'flow', 'CNY', 'income'),
+    ('income_before_income_tax', 'Income before income tax expense', 'flow', 'CNY', 'income'),
+    ('income_tax_expense', 'Income taxes expense (an expense is positive, whatever the table''s parentheses)', 'flow', 'CNY', 'income'),
+    ('net_income', 'Net income', 'flow', 'CNY', 'income'),
+    ('net_income_attributable_to_company', 'Net income attributable to ordinary shareholders of the Company', 'flow', 'CNY', 'income'),
+    ('eps_basic_per_share', 'Net income per ordinary share - Basic', 'flow', 'CNY/share', 'income'),
+    ('eps_diluted_per_share', 'Net income per ordinary share - Diluted', 'flow', 'CNY/share', 'income'),
+    ('eps_basic_per_ads', 'Net income per ADS - Basic', 'flow', 'CNY/ADS', 'income'),
+    ('eps_diluted_per_ads', 'Net income per ADS - Diluted', 'flow', 'CNY/ADS', 'income'),
+    ('weighted_avg_shares_basic', 'Weighted average shares used in calculating net income per ordinary share - Basic', 'flow', 'shares', 'income'),
+    ('weighted_avg_shares_diluted', 'Weighted average shares used in calculating net income per ordinary share - Diluted', 'flow', 'shares', 'income'),
+    ('share_based_compensation', 'Add: Share-based compensation expenses', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_income_from_operations', 'Non-GAAP Income from operations', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_net_income', 'Non-GAAP net income', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_net_income_attributable_to_company', 'Non-GAAP net income attributable to shareholders', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_eps_diluted_per_ads', 'Non-GAAP net income per ADS -diluted', 'flow', 'CNY/ADS', 'non_gaap'),
+    ('operating_margin', 'Operating margin', 'flow', 'percent', 'non_gaap'),
+    ('non_gaap_operating_margin', 'Non-GAAP operating margin', 'flow', 'percent', 'non_gaap'),
+    ('net_income_margin', 'Net income margin', 'flow', 'percent', 'non_gaap'),
+    ('non_gaap_net_income_margin', 'Non-GAAP net income margin', 'flow', 'percent', 'non_gaap'),
+    ('cash_and_cash_equivalents', 'Cash and cash equivalents', 'instant', 'CNY', 'balance'),
+    ('restricted_cash', 'Restricted cash', 'instant', 'CNY', 'balance'),
+    ('loans_receivable_net_current', 'Loans receivable, net (current)', 'instant', 'CNY', 'balance'),
+    ('total_current_assets', 'Total current assets', 'instant', 'CNY', 'balance'),
+    ('total_non_current_assets', 'Total non-current assets', 'instant', 'CNY', 'balance'),
+    ('total_assets', 'TOTAL ASSETS', 'instant', 'CNY', 'balance'),
+    ('total_current_liabilities', 'Total current liabilities', 'instant', 'CNY', 'balance'),
+    ('total_non_current_liabilities', 'Total non-current liabilities', 'instant', 'CNY', 'balance'),
+    ('total_liabilities', 'TOTAL LIABILITIES', 'instant', 'CNY', 'balance'),
+    ('total_company_equity', 'TOTAL QIFU TECHNOLOGY INC EQUITY (the issuer''s own equity line)', 'instant', 'CNY', 'balance'),
+    ('noncontrolling_interests', 'Noncontrolling interests', 'instant', 'CNY', 'balance'),
+    ('total_equity', 'TOTAL EQUITY', 'instant', 'CNY', 'balance'),
+    ('total_liabilities_and_equity', 'TOTAL LIABILITIES AND EQUITY', 'instant', 'CNY', 'balance'),
+    ('net_cash_operating', 'Net cash provided by operating activities', 'flow', 'CNY', 'cash_flow'),
+    ('net_cash_investing', 'Net cash used in', 'flow', 'CNY', 'cash_flow'),
+    ('net_cash_financing', 'Net cash provided by', 'flow', 'CNY', 'cash_flow'),
+    ('cash_and_restricted_cash_end', 'Cash, cash equivalents, and restricted cash, end of period', 'instant', 'CNY', 'cash_flow'),
+    ('loan_volume_total', 'Total facilitation and origination loan volume', 'flow', 'CNY', 'operating'),
+    ('loan_volume_capital_light', 'Loan volume under capital-light model, ICE and technology solutions', 'flow', 'CNY', 'operating'),
+    ('outstanding_loan_balance', 'Total outstanding loan balance', 'instant', 'CNY', 'operating'),
+    ('outstanding_loan_balance_capital_light', 'Outstanding loan balance under capital-light model, ICE and technology solutions', 'instant', 'CNY', 'operating'),
+    ('loans_originated_count', 'Loans originated by financial institutional partners through the platform', 'flow', 'count', 'operating'),
+    ('financial_institution_partners', 'Financial institutional partners connected (cumulative)', 'instant', 'count', 'operating'),
+    ('cumulative_registered_users', 'Consumers with potential credit needs connected (cumulative registered users)', 'instant', 'count', 'operating'),
+    ('cumulative_credit_line_users', 'Cumulative users with approved credit lines', 'instant', 'count', 'operating'),
+    ('cumulative_borrowers', 'Cumulative borrowers with successful drawdown', 'instant', 'count', 'operating'),
+    ('weighted_avg_tenor_months', 'Weighted average contractual tenor of loans originated', 'flow', 'months', 'operating'),
+    ('delinquency_rate_90d', '90 day+ delinquency rate', 'instant', 'percent', 'operating'),
+    ('repeat_borrower_contribution', 'Repeat borrower contribution', 'flow', 'percent', 'operating'),
+    ('day1_delinquency_rate', 'Day-1 delinquency rate', 'flow', 'percent', 'operating'),
+    ('collection_rate_30d', '30-day collection rate', 'flow', 'percent', 'operating'))
+SELECT metric, label, kind, unit, statement FROM m
+""",
+        "postgresql": """
+WITH m(metric, label, kind, unit, statement) AS (VALUES
+    ('total_net_revenue', 'Total net revenue', 'flow', 'CNY', 'income'),
+    ('credit_driven_services_revenue', 'Credit driven services', 'flow', 'CNY', 'income'),
+    ('loan_facilitation_fees_capital_heavy', 'Loan facilitation and servicing fees-capital heavy', 'flow', 'CNY', 'income'),
+    ('financing_income', 'Financing income', 'flow', 'CNY', 'income'),
+    ('guarantee_release_revenue', 'Revenue from releasing of guarantee liabilities', 'flow', 'CNY', 'income'),
+    ('other_services_fees_credit_driven', 'Other services fees (the line under Credit driven services)', 'flow', 'CNY', 'income'),
+    ('platform_services_revenue', 'Platform services', 'flow', 'CNY', 'income'),
+    ('loan_facilitation_fees_capital_light', 'Loan facilitation and servicing fees-capital light', 'flow', 'CNY', 'income'),
+    ('referral_services_fees', 'Referral services fees', 'flow', 'CNY', 'income'),
+    ('other_services_fees_platform', 'Other services fees (the line under Platform services)', 'flow', 'CNY', 'income'),
+    ('facilitation_origination_servicing_expense', 'Facilitation, origination and servicing', 'flow', 'CNY', 'income'),
+    ('funding_costs', 'Funding costs', 'flow', 'CNY', 'income'),
+    ('sales_and_marketing_expense', 'Sales and marketing', 'flow', 'CNY', 'income'),
+    ('general_and_administrative_expense', 'General and administrative', 'flow', 'CNY', 'income'),
+    ('provision_loans_receivable', 'Provision for loans receivable', 'flow', 'CNY', 'income'),
+    ('provision_financial_assets_receivable', 'Provision for financial assets receivable', 'flow', 'CNY', 'income'),
+    ('provision_accounts_receivable_contract_assets', 'Provision for accounts receivable and contract assets', 'flow', 'CNY', 'income'),
+    ('provision_contingent_liabilities', 'Provision for contingent liabilities', 'flow', 'CNY', 'income'),
+    ('total_operating_costs_and_expenses', 'Total operating costs and expenses', 'flow', 'CNY', 'income'),
+    ('income_from_operations', 'Income from operations', 'flow', 'CNY', 'income'),
+    ('interest_income_net', 'Interest income, net', 'flow', 'CNY', 'income'),
+    ('other_income_net', 'Other income, net', 'flow', 'CNY', 'income'),
+    ('income_before_income_tax', 'Income before income tax expense', 'flow', 'CNY', 'income'),
+    ('income_tax_expense', 'Income taxes expense (an expense is positive, whatever the table''s parentheses)', 'flow', 'CNY', 'income'),
+    ('net_income', 'Net income', 'flow', 'CNY', 'income'),
+    ('net_income_attributable_to_company', 'Net income attributable to ordinary shareholders of the Company', 'flow', 'CNY', 'income'),
+    ('eps_basic_per_share', 'Net income per ordinary share - Basic', 'flow', 'CNY/share', 'income'),
+    ('eps_diluted_per_share', 'Net income per ordinary share - Diluted', 'flow', 'CNY/share', 'income'),
+    ('eps_basic_per_ads', 'Net income per ADS - Basic', 'flow', 'CNY/ADS', 'income'),
+    ('eps_diluted_per_ads', 'Net income per ADS - Diluted', 'flow', 'CNY/ADS', 'income'),
+    ('weighted_avg_shares_basic', 'Weighted average shares used in calculating net income per ordinary share - Basic', 'flow', 'shares', 'income'),
+    ('weighted_avg_shares_diluted', 'Weighted average shares used in calculating net income per ordinary share - Diluted', 'flow', 'shares', 'income'),
+    ('share_based_compensation', 'Add: Share-based compensation expenses', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_income_from_operations', 'Non-GAAP Income from operations', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_net_income', 'Non-GAAP net income', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_net_income_attributable_to_company', 'Non-GAAP net income attributable to shareholders', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_eps_diluted_per_ads', 'Non-GAAP net income per ADS -diluted', 'flow', 'CNY/ADS', 'non_gaap'),
+    ('operating_margin', 'Operating margin', 'flow', 'percent', 'non_gaap'),
+    ('non_gaap_operating_margin', 'Non-GAAP operating margin', 'flow', 'percent', 'non_gaap'),
+    ('net_income_margin', 'Net income margin', 'flow', 'percent', 'non_gaap'),
+    ('non_gaap_net_income_margin', 'Non-GAAP net income margin', 'flow', 'percent', 'non_gaap'),
+    ('cash_and_cash_equivalents', 'Cash and cash equivalents', 'instant', 'CNY', 'balance'),
+    ('restricted_cash', 'Restricted cash', 'instant', 'CNY', 'balance'),
+    ('loans_receivable_net_current', 'Loans receivable, net (current)', 'instant', 'CNY', 'balance'),
+    ('total_current_assets', 'Total current assets', 'instant', 'CNY', 'balance'),
+    ('total_non_current_assets', 'Total non-current assets', 'instant', 'CNY', 'balance'),
+    ('total_assets', 'TOTAL ASSETS', 'instant', 'CNY', 'balance'),
+    ('total_current_liabilities', 'Total current liabilities', 'instant', 'CNY', 'balance'),
+    ('total_non_current_liabilities', 'Total non-current liabilities', 'instant', 'CNY', 'balance'),
+    ('total_liabilities', 'TOTAL LIABILITIES', 'instant', 'CNY', 'balance'),
+    ('total_company_equity', 'TOTAL QIFU TECHNOLOGY INC EQUITY (the issuer''s own equity line)', 'instant', 'CNY', 'balance'),
+    ('noncontrolling_interests', 'Noncontrolling interests', 'instant', 'CNY', 'balance'),
+    ('total_equity', 'TOTAL EQUITY', 'instant', 'CNY', 'balance'),
+    ('total_liabilities_and_equity', 'TOTAL LIABILITIES AND EQUITY', 'instant', 'CNY', 'balance'),
+    ('net_cash_operating', 'Net cash provided by operating activities', 'flow', 'CNY', 'cash_flow'),
+    ('net_cash_investing', 'Net cash used in', 'flow', 'CNY', 'cash_flow'),
+    ('net_cash_financing', 'Net cash provided by', 'flow', 'CNY', 'cash_flow'),
+    ('cash_and_restricted_cash_end', 'Cash, cash equivalents, and restricted cash, end of period', 'instant', 'CNY', 'cash_flow'),
+    ('loan_volume_total', 'Total facilitation and origination loan volume', 'flow', 'CNY', 'operating'),
+    ('loan_volume_capital_light', 'Loan volume under capital-light model, ICE and technology solutions', 'flow', 'CNY', 'operating'),
+    ('outstanding_loan_balance', 'Total outstanding loan balance', 'instant', 'CNY', 'operating'),
+    ('outstanding_loan_balance_capital_light', 'Outstanding loan balance under capital-light model, ICE and technology solutions', 'instant', 'CNY', 'operating'),
+    ('loans_originated_count', 'Loans originated by financial institutional partners through the platform', 'flow', 'count', 'operating'),
+    ('financial_institution_partners', 'Financial institutional partners connected (cumulative)', 'instant', 'count', 'operating'),
+    ('cumulative_registered_users', 'Consumers with potential credit needs connected (cumulative registered users)', 'instant', 'count', 'operating'),
+    ('cumulative_credit_line_users', 'Cumulative users with approved credit lines', 'instant', 'count', 'operating'),
+    ('cumulative_borrowers', 'Cumulative borrowers with successful drawdown', 'instant', 'count', 'operating'),
+    ('weighted_avg_tenor_months', 'Weighted average contractual tenor of loans originated', 'flow', 'months', 'operating'),
+    ('delinquency_rate_90d', '90 day+ delinquency rate', 'instant', 'percent', 'operating'),
+    ('repeat_borrower_contribution', 'Repeat borrower contribution', 'flow', 'percent', 'operating'),
+    ('day1_delinquency_rate', 'Day-1 delinquency rate', 'flow', 'percent', 'operating'),
+    ('collection_rate_30d', '30-day collection rate', 'flow', 'percent', 'operating'))
+SELECT metric, label, kind, unit, statement FROM m
+""",
+    },
+    "facts_fiscal": {
+        "sqlite": """
+SELECT f.issuer, f.metric, m.label, f.period_start, f.period_end, CAST(strftime('%Y', f.period_end) AS INTEGER) AS fiscal_year,
+       CASE WHEN f.period_start IS NULL THEN 'instant' WHEN (CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) BETWEEN 80 AND 100) THEN 'quarter'
+            WHEN CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) BETWEEN 170 AND 190 THEN 'half'
+            WHEN CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
+       CASE WHEN f.period_start IS NULL OR (CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) BETWEEN 80 AND 100) THEN (CAST(strftime('%m', f.period_end) AS INTEGER) + 2) / 3 END
+           AS fiscal_quarter,
+       f.unit, f.value, f.source_document_id
+FROM facts_latest f LEFT JOIN metric_labels m ON m.metric = f.metric
+""",
+        "postgresql": """
+SELECT f.issuer, f.metric, m.label, f.period_start, f.period_end, CAST(EXTRACT(YEAR FROM f.period_end) AS INTEGER) AS fiscal_year,
+       CASE WHEN f.period_start IS NULL THEN 'instant' WHEN ((f.period_end - f.period_start) BETWEEN 80 AND 100) THEN 'quarter'
+            WHEN (f.period_end - f.period_start) BETWEEN 170 AND 190 THEN 'half'
+            WHEN (f.period_end - f.period_start) BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
+       CASE WHEN f.period_start IS NULL OR ((f.period_end - f.period_start) BETWEEN 80 AND 100) THEN (CAST(EXTRACT(MONTH FROM f.period_end) AS INTEGER) + 2) / 3 END
+           AS fiscal_quarter,
+       f.unit, f.value, f.source_document_id
+FROM facts_latest f LEFT JOIN metric_labels m ON m.metric = f.metric
+""",
+    },
+    "restatements": {
+        "sqlite": """
+WITH steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
+reports AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
+           f.document_id, f.reported_on,
+           LAG(f.value) OVER w AS prev_value, LAG(f.unit) OVER w AS prev_unit,
+           LAG(f.decimals) OVER w AS prev_decimals, LAG(f.document_id) OVER w AS prev_document_id,
+           LAG(f.reported_on) OVER w AS prev_reported_on
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.basis = 'us_gaap' AND d.status <> 'quarantined'
+    WINDOW w AS (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end
+                 ORDER BY f.reported_on, d.published_at, f.document_id)
+)
+SELECT r.issuer, r.metric, r.period_start, r.period_end, r.unit,
+       r.prev_value AS value_before, r.value AS value_after,
+       r.prev_document_id AS document_before, r.document_id AS document_after,
+       r.prev_reported_on AS reported_before, r.reported_on AS reported_after
+FROM reports r
+LEFT JOIN steps s ON s.decimals = CASE WHEN r.decimals < r.prev_decimals
+                                       THEN r.decimals ELSE r.prev_decimals END
+WHERE r.prev_document_id IS NOT NULL AND r.prev_unit = r.unit
+  AND ROUND(ABS(r.value - r.prev_value), 6) > COALESCE(s.half_unit, 0)
+""",
+        "postgresql": """
+WITH steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
+reports AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
+           f.document_id, f.reported_on,
+           LAG(f.value) OVER w AS prev_value, LAG(f.unit) OVER w AS prev_unit,
+           LAG(f.decimals) OVER w AS prev_decimals, LAG(f.document_id) OVER w AS prev_document_id,
+           LAG(f.reported_on) OVER w AS prev_reported_on
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.basis = 'us_gaap' AND d.status <> 'quarantined'
+    WINDOW w AS (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end
+                 ORDER BY f.reported_on, d.published_at, f.document_id)
+)
+SELECT r.issuer, r.metric, r.period_start, r.period_end, r.unit,
+       r.prev_value AS value_before, r.value AS value_after,
+       r.prev_document_id AS document_before, r.document_id AS document_after,
+       r.prev_reported_on AS reported_before, r.reported_on AS reported_after
+FROM reports r
+LEFT JOIN steps s ON s.decimals = CASE WHEN r.decimals < r.prev_decimals
+                                       THEN r.decimals ELSE r.prev_decimals END
+WHERE r.prev_document_id IS NOT NULL AND r.prev_unit = r.unit
+  AND ABS(r.value - r.prev_value) > COALESCE(s.half_unit, 0)
+""",
+    },
+    "line_items": {
+        "sqlite": """
+SELECT d.issuer, f.document_id,
+       CASE WHEN f.basis = 'ifrs' THEN 'ifrs_reconciliation'
+            ELSE CASE m.statement WHEN 'income' THEN 'income_statement' WHEN 'balance' THEN 'balance_sheet' WHEN 'cash_flow' THEN 'cash_flow' WHEN 'non_gaap' THEN 'non_gaap_reconciliation' ELSE 'other' END END AS statement,
+       CAST(NULL AS TEXT) AS section, f.row_label AS label, f.period_start, f.period_end,
+       f.unit, f.value, f.metric, f.reported_on
+FROM facts f JOIN documents d ON d.document_id = f.document_id
+LEFT JOIN metric_labels m ON m.metric = f.metric
+WHERE f.origin = 'table'
+""",
+        "postgresql": """
+SELECT d.issuer, f.document_id,
+       CASE WHEN f.basis = 'ifrs' THEN 'ifrs_reconciliation'
+            ELSE CASE m.statement WHEN 'income' THEN 'income_statement' WHEN 'balance' THEN 'balance_sheet' WHEN 'cash_flow' THEN 'cash_flow' WHEN 'non_gaap' THEN 'non_gaap_reconciliation' ELSE 'other' END END AS statement,
+       CAST(NULL AS TEXT) AS section, f.row_label AS label, f.period_start, f.period_end,
+       f.unit, f.value, f.metric, f.reported_on
+FROM facts f JOIN documents d ON d.document_id = f.document_id
+LEFT JOIN metric_labels m ON m.metric = f.metric
+WHERE f.origin = 'table'
+""",
+    },
+}
+
+
 def create_views(conn: Connection, views: Views) -> None:
     """Create ``views`` in order (each may read the ones before it)."""
     for name, by_dialect in views.items():

@@ -34,6 +34,13 @@ def builds(monkeypatch):
     return seen
 
 
+def _another_copy(tmp_path, tag):
+    """The first exhibit as a new document (other bytes, other name): ingested, not a repeat."""
+    copy = tmp_path / f"copy-{tag}.htm"
+    copy.write_bytes(EXHIBITS[0].read_bytes() + f"<!-- {tag} -->".encode())
+    return str(copy)
+
+
 def _path(link):
     return Path(unquote(urlsplit(link).path))
 
@@ -55,7 +62,7 @@ def test_each_local_run_links_its_own_site_which_outlives_the_next_run(env, tmp_
     assert _pages_by_document(site) == ids
     assert runner.held_results() == 0  # the built run's results are forgotten
 
-    second = ingest_local([str(EXHIBITS[0])])
+    second = ingest_local([_another_copy(tmp_path, "second")])
     assert second.data_docs != first.data_docs and _path(second.data_docs).is_file()
     index = _path(first.data_docs).read_text(encoding="utf-8")
     assert all(f"'run_name': '{d}'" in index for d in ids)
@@ -70,7 +77,7 @@ def test_a_run_deletes_sites_older_than_the_configured_days(env, tmp_path, monke
     (old / "static").mkdir(parents=True)
     (old / "index.html").write_text("<html></html>", encoding="utf-8")
     monkeypatch.setenv("FILINGS_DATA_DOCS_KEEP_DAYS", "30")
-    summary = ingest_local([str(EXHIBITS[0])])
+    summary = ingest_local([_another_copy(tmp_path, "keep30")])
     assert _path(summary.data_docs).is_file()
     assert not old.exists()
     assert old.name not in (root / "index.html").read_text(encoding="utf-8")
@@ -80,5 +87,5 @@ def test_keep_days_zero_keeps_old_sites(env, tmp_path, monkeypatch):
     old = tmp_path / "data_docs" / "20000101T000000Z-0a0b0c0d"
     old.mkdir(parents=True)
     monkeypatch.setenv("FILINGS_DATA_DOCS_KEEP_DAYS", "0")
-    ingest_local([str(EXHIBITS[0])])
+    ingest_local([_another_copy(tmp_path, "keep0")])
     assert old.exists()

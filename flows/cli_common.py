@@ -1,0 +1,106 @@
+"""What the ``filings`` commands share: the Typer app, consoles, options, one-line errors."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, ParamSpec
+
+import typer
+from rich.console import Console
+
+from flows import preflight, startup
+from tasks.config.settings import Settings, load_settings
+from tasks.core.errors import PipelineError
+
+HELP = """filings: ingest SEC 6-K and HKEXnews disclosures into a SQL warehouse, validate, alert.
+
+Try it with `filings run --source replay` (the bundled demo archive, kept apart from
+live data in DATA_DIR/replay), then `filings status --replay`.
+
+Every command prints a one-line reason and exits non-zero when something is wrong;
+--verbose shows the details.
+"""
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help=HELP,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+console = Console()
+err = Console(stderr=True)
+P = ParamSpec("P")
+
+
+class ExportFormat(StrEnum):
+    """File formats of ``filings export``."""
+
+    csv = "csv"
+    parquet = "parquet"
+
+
+class SourceMode(StrEnum):
+    """Where documents come from."""
+
+    replay = "replay"
+    live = "live"
+
+
+def one_line_errors(command: Callable[P, None]) -> Callable[P, None]:
+    """A command whose PipelineError prints as one line and exits 1 (also under CliRunner)."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            command(*args, **kwargs)
+        except PipelineError as exc:
+            raise typer.Exit(line(str(exc), "", 1)) from None
+
+    return wrapper
+
+
+def line(message: str, hint: str, code: int) -> int:
+    text = " ".join(message.split()) or "failed"
+    err.print(f"error: {text}" + (f" ({hint})" if hint else ""), markup=False, highlight=False,
+              soft_wrap=True)  # fmt: skip
+    return code
+
+
+def settings_for(replay: bool = False) -> Settings:
+    settings = load_settings()
+    if not replay:
+        return settings
+    paths = preflight.replay_paths(settings)
+    values = {k.removeprefix("FILINGS_").lower(): v for k, v in paths.items()}
+    return load_settings(**values, data_dir=settings.data_dir / preflight.REPLAY_FOLDER)
+
+
+def begin_prefect(settings: Settings, verbose: bool) -> None:
+    """Prefect's environment, then its API (started here, with a line on stderr, if local)."""
+    startup.prefect_env(settings.data_dir / "prefect", verbose)
+    startup.ensure_api(lambda line: err.print(line, style="dim", highlight=False))
+
+
+Verbose = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Show Prefect's logs and full tracebacks.")
+]
+IssuerOpt = Annotated[
+    list[str] | None, typer.Option("--issuer", help="Ticker; repeatable; default every issuer.")
+]
+SourceOpt = Annotated[
+    SourceMode,
+    typer.Option(help="live: the configured SEC/HKEx URLs; replay: the bundled demo archive."),
+]
+Since = Annotated[
+    datetime | None,
+    typer.Option(
+        formats=["%Y-%m-%d"], help="List everything published since this date (a backfill)."
+    ),
+]
+ReplayOpt = Annotated[
+    bool, typer.Option("--replay", help="Read the replay (demo) warehouse instead.")
+]

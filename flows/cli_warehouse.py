@@ -1,0 +1,134 @@
+"""The ``filings`` commands that read or review the warehouse: status, report, release,
+revalidate, export. They never start a fetch; reading ones never create a warehouse."""
+
+from __future__ import annotations
+
+import getpass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from flows import preflight
+from flows.cli_common import (
+    ExportFormat,
+    IssuerOpt,
+    ReplayOpt,
+    Verbose,
+    app,
+    begin_prefect,
+    console,
+    one_line_errors,
+    settings_for,
+)
+from tasks.config.settings import load_settings
+from tasks.core.errors import PipelineError
+
+
+@app.command()
+@one_line_errors
+def status(
+    last: Annotated[int, typer.Option(min=1, help="How many recent runs to show.")] = 10,
+    replay: ReplayOpt = False,
+) -> None:
+    """Last runs, documents by status and alerts not yet delivered."""
+    # deferred for start-up speed: the tables pull in the warehouse's SQL layer
+    from flows.console import status_tables
+    from tasks.runs.bookkeeping import warehouse_status
+
+    state = warehouse_status(preflight.existing_warehouse(settings_for(replay)), last=last)
+    for table in status_tables(state):
+        console.print(table)
+
+
+@app.command()
+@one_line_errors
+def report(
+    issuer: IssuerOpt = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Folder for guidance.png/.html; default DATA_DIR/reports.")
+    ] = None,
+    replay: ReplayOpt = False,
+) -> None:
+    """Guidance versus actual per issuer, and a chart of it (PNG and HTML)."""
+    # deferred for start-up speed: SQLAlchemy and the chart's libraries
+    from flows.console import guidance_tables
+    from tasks.runs.guidance_report import read_guidance, write_report
+
+    settings = settings_for(replay)
+    preflight.check_issuers(settings, issuer or [])
+    rows = read_guidance(preflight.existing_warehouse(settings), issuer or [])
+    try:
+        files = write_report(rows, out or settings.data_dir / "reports")
+    except OSError as exc:
+        raise PipelineError(f"cannot write the report: {exc}") from None
+    for table in guidance_tables(rows):
+        console.print(table)
+    if not rows:
+        console.print("no guidance in the warehouse yet")
+    console.print(f"chart: {files.png}\nchart: {files.html}", highlight=False, soft_wrap=True)
+
+
+@app.command()
+@one_line_errors
+def release(
+    document_id: Annotated[str, typer.Argument(help="e.g. sec:0001104659-24-032436")],
+    by: Annotated[str, typer.Option("--by", help="Who releases it (default: your login).")] = "",
+    reason: Annotated[str, typer.Option(help="Why the figures may be published.")] = "",
+    verbose: Verbose = False,
+) -> None:
+    """Let a quarantined document's facts into facts_latest (records who and when)."""
+    settings = load_settings()
+    preflight.check_quarantined(settings, document_id)
+    begin_prefect(settings, verbose)
+    # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+    from flows.review import release as release_flow
+
+    line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
+                        reason=reason)  # fmt: skip
+    console.print(line, highlight=False, soft_wrap=True)
+
+
+@app.command()
+@one_line_errors
+def revalidate(
+    document_ids: Annotated[
+        list[str] | None, typer.Argument(help="Documents to check; default every loaded one.")
+    ] = None,
+    issuer: Annotated[str | None, typer.Option("--issuer", help="Only this ticker.")] = None,
+    verbose: Verbose = False,
+) -> None:
+    """Run today's suites on stored facts again (no fetching); quarantine or un-quarantine."""
+    settings = load_settings()
+    if issuer:
+        preflight.check_issuers(settings, [issuer])
+    preflight.check_documents(settings, document_ids or [])
+    preflight.existing_warehouse(settings).dispose()
+    begin_prefect(settings, verbose)
+    # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+    from flows.review import revalidate as revalidate_flow
+
+    summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)
+    console.print(summary.render(), highlight=False, soft_wrap=True)
+
+
+@app.command()
+@one_line_errors
+def export(
+    fmt: Annotated[ExportFormat, typer.Option("--format", help="csv or parquet.")] = (
+        ExportFormat.csv
+    ),
+    out: Annotated[
+        Path | None, typer.Option(help="Folder for the files; default DATA_DIR/export.")
+    ] = None,
+    replay: ReplayOpt = False,
+) -> None:
+    """Write the warehouse's views to files, one per view (exact decimals in both formats)."""
+    settings = settings_for(replay)
+    preflight.existing_warehouse(settings).dispose()
+    # deferred for start-up speed: pandas and pyarrow
+    from filings import export as export_views
+
+    target = out or settings.data_dir / "export"
+    for path in export_views(target, fmt.value, url=settings.warehouse_url):
+        console.print(f"wrote {path}", highlight=False, soft_wrap=True)

@@ -1,0 +1,174 @@
+"""Views for people reading the warehouse (contract additions of revision 0006).
+
+- ``metric_labels``: every metric id of ``metrics.csv`` with a label, its kind, unit and
+  statement (frozen into the view by the revision that creates it; a test checks they agree).
+- ``facts_fiscal``: ``facts_latest`` with the label, fiscal year, period type (quarter, half,
+  year, instant) and fiscal quarter. Fiscal years are calendar years: every configured issuer
+  closes its year in December.
+- ``restatements``: each later report of a (issuer, metric, period) whose value differs from
+  the report before it beyond the rounding of the less precise of the two: both values, both
+  documents, both report dates.
+- ``line_items``: the statement-table rows stored as facts, as printed (label), with the
+  statement they belong to. Rows no metric maps to are not stored yet (issue #14 adds them).
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from sqlalchemy import Column, Date, Integer, Table, Text
+
+from storage.types import SCALE, ExactDecimal
+from storage.view_parts import precision_steps, sql_literal
+from tasks.core.enums import Basis, Origin, Status
+from tasks.core.metrics import METRICS_CSV
+
+_US_GAAP, _IFRS = sql_literal(Basis.US_GAAP), sql_literal(Basis.IFRS)
+_QUARANTINED, _TABLE = sql_literal(Status.QUARANTINED), sql_literal(Origin.TABLE)
+# metrics.csv "statement" -> the contract's line_items.statement
+_STATEMENTS = {
+    "income": "income_statement",
+    "balance": "balance_sheet",
+    "cash_flow": "cash_flow",
+    "non_gaap": "non_gaap_reconciliation",
+}
+
+
+def _text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def metric_rows() -> list[tuple[str, str, str, str, str]]:
+    """(metric, label, kind, unit, statement) from metrics.csv; the label is the first name."""
+    with METRICS_CSV.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))[1:]
+    return [(r[0], r[4].split(" / ")[0].strip(), r[1], r[2], r[3]) for r in rows if r]
+
+
+def _metric_labels(_dialect: str) -> str:
+    values = ",\n    ".join("(" + ", ".join(map(_text, row)) + ")" for row in metric_rows())
+    return f"""
+WITH m(metric, label, kind, unit, statement) AS (VALUES
+    {values})
+SELECT metric, label, kind, unit, statement FROM m"""
+
+
+def _parts(dialect: str) -> tuple[str, str, str]:
+    """SQL for the days a period spans, its end's month and its end's year."""
+    if dialect == "postgresql":
+        return (
+            "(f.period_end - f.period_start)",
+            "CAST(EXTRACT(MONTH FROM f.period_end) AS INTEGER)",
+            "CAST(EXTRACT(YEAR FROM f.period_end) AS INTEGER)",
+        )
+    return (
+        "CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER)",
+        "CAST(strftime('%m', f.period_end) AS INTEGER)",
+        "CAST(strftime('%Y', f.period_end) AS INTEGER)",
+    )
+
+
+def _facts_fiscal(dialect: str) -> str:
+    days, month, year = _parts(dialect)
+    quarter = f"({days} BETWEEN 80 AND 100)"
+    return f"""
+SELECT f.issuer, f.metric, m.label, f.period_start, f.period_end, {year} AS fiscal_year,
+       CASE WHEN f.period_start IS NULL THEN 'instant' WHEN {quarter} THEN 'quarter'
+            WHEN {days} BETWEEN 170 AND 190 THEN 'half'
+            WHEN {days} BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
+       CASE WHEN f.period_start IS NULL OR {quarter} THEN ({month} + 2) / 3 END
+           AS fiscal_quarter,
+       f.unit, f.value, f.source_document_id
+FROM facts_latest f LEFT JOIN metric_labels m ON m.metric = f.metric"""
+
+
+def _restatements(dialect: str) -> str:
+    gap = "ABS(r.value - r.prev_value)"
+    if dialect == "sqlite":  # decimal TEXT subtracts in floating point: round to the scale
+        gap = f"ROUND({gap}, {SCALE})"
+    return f"""
+WITH steps(decimals, half_unit) AS ({precision_steps()}),
+reports AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
+           f.document_id, f.reported_on,
+           LAG(f.value) OVER w AS prev_value, LAG(f.unit) OVER w AS prev_unit,
+           LAG(f.decimals) OVER w AS prev_decimals, LAG(f.document_id) OVER w AS prev_document_id,
+           LAG(f.reported_on) OVER w AS prev_reported_on
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.basis = {_US_GAAP} AND d.status <> {_QUARANTINED}
+    WINDOW w AS (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end
+                 ORDER BY f.reported_on, d.published_at, f.document_id)
+)
+SELECT r.issuer, r.metric, r.period_start, r.period_end, r.unit,
+       r.prev_value AS value_before, r.value AS value_after,
+       r.prev_document_id AS document_before, r.document_id AS document_after,
+       r.prev_reported_on AS reported_before, r.reported_on AS reported_after
+FROM reports r
+LEFT JOIN steps s ON s.decimals = CASE WHEN r.decimals < r.prev_decimals
+                                       THEN r.decimals ELSE r.prev_decimals END
+WHERE r.prev_document_id IS NOT NULL AND r.prev_unit = r.unit
+  AND {gap} > COALESCE(s.half_unit, 0)"""
+
+
+def _line_items(_dialect: str) -> str:
+    cases = " ".join(f"WHEN '{k}' THEN '{v}'" for k, v in _STATEMENTS.items())
+    return f"""
+SELECT d.issuer, f.document_id,
+       CASE WHEN f.basis = {_IFRS} THEN 'ifrs_reconciliation'
+            ELSE CASE m.statement {cases} ELSE 'other' END END AS statement,
+       CAST(NULL AS TEXT) AS section, f.row_label AS label, f.period_start, f.period_end,
+       f.unit, f.value, f.metric, f.reported_on
+FROM facts f JOIN documents d ON d.document_id = f.document_id
+LEFT JOIN metric_labels m ON m.metric = f.metric
+WHERE f.origin = {_TABLE}"""
+
+
+# Creation order: facts_fiscal and line_items read metric_labels (and facts_latest).
+DEFINITIONS = {
+    "metric_labels": _metric_labels,
+    "facts_fiscal": _facts_fiscal,
+    "restatements": _restatements,
+    "line_items": _line_items,
+}
+
+
+def _handle(metadata: Any, name: str, *columns: Column[Any]) -> Table:
+    return Table(name, metadata, *columns)
+
+
+def handles(metadata: Any) -> dict[str, Table]:
+    """Typed handles for reading the consumer views (values as Decimal, dates as date)."""
+
+    def period() -> tuple[Column[Any], Column[Any]]:
+        return Column("period_start", Date), Column("period_end", Date)
+
+    return {
+        "metric_labels": _handle(
+            metadata, "metric_labels", *(Column(c, Text) for c in metric_columns())
+        ),
+        "facts_fiscal": _handle(
+            metadata, "facts_fiscal", Column("issuer", Text), Column("metric", Text),
+            Column("label", Text), *period(), Column("fiscal_year", Integer),
+            Column("period_type", Text), Column("fiscal_quarter", Integer), Column("unit", Text),
+            Column("value", ExactDecimal), Column("source_document_id", Text),
+        ),  # fmt: skip
+        "restatements": _handle(
+            metadata, "restatements", Column("issuer", Text), Column("metric", Text), *period(),
+            Column("unit", Text), Column("value_before", ExactDecimal),
+            Column("value_after", ExactDecimal), Column("document_before", Text),
+            Column("document_after", Text), Column("reported_before", Date),
+            Column("reported_after", Date),
+        ),  # fmt: skip
+        "line_items": _handle(
+            metadata, "line_items", Column("issuer", Text), Column("document_id", Text),
+            Column("statement", Text), Column("section", Text), Column("label", Text), *period(),
+            Column("unit", Text), Column("value", ExactDecimal), Column("metric", Text),
+            Column("reported_on", Date),
+        ),  # fmt: skip
+    }
+
+
+def metric_columns() -> tuple[str, ...]:
+    """The columns of ``metric_labels``."""
+    return ("metric", "label", "kind", "unit", "statement")
