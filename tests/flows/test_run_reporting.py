@@ -59,7 +59,9 @@ def test_a_run_publishes_artifacts_under_stable_keys_and_records_itself(env):
     assert "`sec:0001104659-24-088431` (loaded)" in markdown
     # The run's own Data Docs site, still valid after later runs, is linked from the artifact.
     assert summary.data_docs.endswith("/index.html")
-    assert f"**Data Docs:** {summary.data_docs}" in markdown
+    assert f"**Data Docs:** [open this run's validation results]({summary.data_docs})" in markdown
+    # The flow run's own artifacts (its page in the UI shows them), not a task's.
+    assert all(a.task_run_id is None for a in found.values())
     table = found["ingest-guidance-vs-actual"]
     assert table.type == "table"
     # The Q2 2024 6-K guides Q3 2024 net income to RMB1.50-1.60 billion.
@@ -69,6 +71,18 @@ def test_a_run_publishes_artifacts_under_stable_keys_and_records_itself(env):
     assert row.flow_run_id == str(flow_run_id)
     assert row.status == "completed" and row.finished_at is not None
     assert f'"ingested": {summary.ingested}' in row.summary
+
+
+def test_served_data_docs_are_linked_as_a_link_artifact(env, monkeypatch):
+    monkeypatch.setenv("FILINGS_DATA_DOCS_URL", "http://docs.example.test/data_docs/")
+    state = ingest(sources=["sec"], return_state=True)
+    summary = state.result()
+    found = _artifacts(state.state_details.flow_run_id)
+    site = summary.data_docs_dir.rsplit("/", 1)[-1]
+    assert summary.data_docs == f"http://docs.example.test/data_docs/{site}/index.html"
+    link = found["ingest-data-docs"]
+    assert f"[Data Docs of this run]({summary.data_docs})" in link.data  # a link artifact
+    assert link.task_run_id is None
 
 
 def test_local_ingest_reports_progress_per_file(env):
