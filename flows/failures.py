@@ -34,7 +34,7 @@ def alert_failed_runs(flow_run_id: str = "", lookback_hours: int = 24) -> list[s
     since = datetime.now(UTC) - timedelta(hours=lookback_hours)
     runs = failed_runs.find_failed_runs_task(since, flow_run_id or None)
     created = failed_runs.store_failures_task(engine, runs)
-    alert.deliver_task(engine, channels_from_settings(settings))
+    alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
     get_run_logger().info("%d failed run(s) seen, %d new alert(s)", len(runs), len(created))
     return created
 

@@ -70,7 +70,9 @@ def ingest(
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     )
-    summary.alerts_delivered = alert.deliver_task(engine, channels_from_settings(settings))
+    summary.alerts_delivered = alert.deliver_task(
+        engine, channels_from_settings(settings), settings.alert_digest
+    )
     bookkeeping.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
     return summary
@@ -182,7 +184,9 @@ def ingest_local(
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     )
-    summary.alerts_delivered = alert.deliver_task(engine, channels_from_settings(settings))
+    summary.alerts_delivered = alert.deliver_task(
+        engine, channels_from_settings(settings), settings.alert_digest
+    )
     get_run_logger().info(summary.render())
     return summary
 

@@ -33,7 +33,7 @@ def revalidate(document_ids: list[str] | None = None, issuer: str | None = None)
     summary.data_docs = build_run_docs(  # once per run
         docs_site, settings.data_docs_keep_days, settings.data_docs_url
     )
-    alert.deliver_task(engine, channels_from_settings(settings))
+    alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
     get_run_logger().info(summary.render())
     return summary
 

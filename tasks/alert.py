@@ -13,19 +13,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 
-from prefect import task
+from prefect import runtime, task
 from prefect.cache_policies import NO_CACHE
-from sqlalchemy.engine import Engine
+from prefect.settings import PREFECT_API_URL, PREFECT_UI_URL
+from sqlalchemy.engine import Connection, Engine
 
-from storage import alerts, findings
-from tasks.core.records import NewAlert, ValidationResult
+from storage import alerts, documents, findings
+from tasks.core.enums import AlertKind
+from tasks.core.records import NewAlert, PendingDelivery, ValidationResult
 from tasks.delivery.channels import DELIVERY_ERRORS, Channel
 from tasks.delivery.messages import (
     data_quality_alerts,
     guidance_variance_alerts,
     restatement_alerts,
 )
+from tasks.sources.urls import public_document_url
 
 log = logging.getLogger(__name__)
 
@@ -57,36 +61,88 @@ def findings_alerts(engine: Engine, issuer: str, document_id: str) -> list[str]:
     return store_alerts(engine, found)
 
 
+def with_links(engine: Engine, found: Sequence[NewAlert]) -> list[NewAlert]:
+    """Each alert with where to look: its documents on EDGAR / HKEXnews, and this run in the
+    Prefect UI (when the run has a server's UI)."""
+    linked = []
+    with engine.connect() as conn:
+        for item in found:
+            ids = [d for d in (_before_document(item), item.document_id) if d]
+            lines = [f"Document: {_document_link(conn, d)}" for d in dict.fromkeys(ids)]
+            run = _run_link(item)
+            lines += [f"Prefect run: {run}"] if run else []
+            text = "\n".join([item.message, *lines]) if lines else item.message
+            linked.append(replace(item, message=text))
+    return linked
+
+
+def _before_document(item: NewAlert) -> str:
+    before = item.details.get("before")
+    return str(before.get("document_id", "")) if isinstance(before, dict) else ""
+
+
+def _document_link(conn: Connection, document_id: str) -> str:
+    try:
+        ref = documents.get_document(conn, document_id)
+    except LookupError:
+        return document_id
+    return f"{public_document_url(ref.source, ref.url)} ({document_id})"
+
+
+def _run_link(item: NewAlert) -> str:
+    """The run's page in the Prefect UI (the failed run's, for a pipeline failure); "" outside
+    a run or on the ephemeral API, which has no UI."""
+    ui = PREFECT_UI_URL.value() if PREFECT_API_URL.value() else None
+    run_id = runtime.flow_run.id
+    if item.kind == AlertKind.PIPELINE_FAILURE:
+        run_id = item.dedup_key.rpartition(":")[2]
+    return f"{str(ui).rstrip('/')}/runs/flow-run/{run_id}" if ui and run_id else ""
+
+
 def store_alerts(engine: Engine, found: Sequence[NewAlert]) -> list[str]:
-    """Insert alerts not seen before; return the ids created by this call."""
+    """Insert alerts not seen before (with their links); return the ids created by this call."""
+    linked = with_links(engine, found)
     with engine.begin() as conn:
-        return alerts.add_alerts(conn, found)
+        return alerts.add_alerts(conn, linked)
 
 
-def deliver_pending(engine: Engine, channels: Sequence[Channel]) -> int:
-    """Send every stored alert not yet delivered on each channel; return deliveries made."""
+def deliver_pending(engine: Engine, channels: Sequence[Channel], digest: bool = False) -> int:
+    """Send every stored alert not yet delivered on each channel; return how many alerts were
+    delivered (each counted once, however many channels it went to).
+
+    With ``digest`` each channel gets one message carrying all of its pending alerts (one
+    per run); else one message per alert.
+    """
     if not channels:
         return 0
     with engine.begin() as conn:
         pending = alerts.pending_deliveries(conn, [c.name for c in channels])
-    by_name: dict[str, Channel] = {c.name: c for c in channels}
-    delivered = 0
-    for item in pending:
-        channel = by_name[item.channel]
-        # Claim, send and mark in one transaction: see the module docstring.
-        with engine.begin() as conn:
-            if not alerts.claim_delivery(conn, item.alert_id, item.channel):
-                continue
-            try:
-                channel.send(item)
-            except DELIVERY_ERRORS as exc:
-                error = channel.describe_error(exc)
-                log.warning("alert %s not delivered on %s: %s", item.alert_id, channel.name, error)
-                alerts.mark_delivery(conn, item.alert_id, item.channel, ok=False, error=error)
-                continue
-            alerts.mark_delivery(conn, item.alert_id, item.channel, ok=True)
-        delivered += 1
-    return delivered
+    delivered: set[str] = set()
+    for channel in channels:
+        mine = [p for p in pending if p.channel == channel.name]
+        batches = [mine] if digest and mine else [[p] for p in mine]
+        for batch in batches:
+            delivered.update(_deliver(engine, channel, batch))
+    return len(delivered)
+
+
+def _deliver(engine: Engine, channel: Channel, batch: Sequence[PendingDelivery]) -> list[str]:
+    """Claim, send and mark one message's alerts in one transaction (module docstring)."""
+    with engine.begin() as conn:
+        claimed = [p for p in batch if alerts.claim_delivery(conn, p.alert_id, p.channel)]
+        if not claimed:
+            return []
+        try:
+            channel.send(claimed)
+        except DELIVERY_ERRORS as exc:
+            error = channel.describe_error(exc)
+            log.warning("%d alert(s) not delivered on %s: %s", len(claimed), channel.name, error)
+            for p in claimed:
+                alerts.mark_delivery(conn, p.alert_id, p.channel, ok=False, error=error)
+            return []
+        for p in claimed:
+            alerts.mark_delivery(conn, p.alert_id, p.channel, ok=True)
+    return [p.alert_id for p in claimed]
 
 
 alert_checks_task = task(name="alert", cache_policy=NO_CACHE)(check_alerts)

@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     smtp_url: SecretStr | None = None
     alert_email_to: str = ""
     alert_email_from: str = "filings-pipeline@localhost"
+    alert_digest: bool = Field(
+        True, description="One message per run per channel; false: one per alert."
+    )
     webhook_url: SecretStr | None = None
     slack_webhook_url: SecretStr | None = None
     # Names of Prefect Secret blocks; when set they win over the variables above.

@@ -9,9 +9,10 @@ Idempotency-Key header and body) so a receiver can drop the rare repeat after a 
 from __future__ import annotations
 
 import smtplib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.utils import formatdate
 from urllib.parse import parse_qs, quote, unquote, urlsplit, urlunsplit
 
 import requests
@@ -20,18 +21,23 @@ from tasks.config.settings import Settings
 from tasks.core.enums import ChannelName
 from tasks.core.errors import ConfigError
 from tasks.core.records import PendingDelivery
+from tasks.delivery.digest import digest_key, digest_subject, digest_text
 
 SEND_TIMEOUT_SECONDS = 20
 # Failures a delivery records and retries next run; anything else is a bug and propagates.
 DELIVERY_ERRORS = (OSError, smtplib.SMTPException, requests.RequestException)
 
 
+Send = Callable[[Sequence[PendingDelivery]], None]
+
+
 @dataclass(frozen=True, slots=True)
 class Channel:
-    """A configured channel: its name, how to send one alert, and the secrets it holds."""
+    """A configured channel: its name, how to send alerts (one message for the alerts given:
+    one alert, or a run's digest), and the secrets it holds."""
 
     name: ChannelName
-    send: Callable[[PendingDelivery], None]
+    send: Send
     secrets: tuple[str, ...] = ()
 
     def describe_error(self, exc: BaseException) -> str:
@@ -125,15 +131,30 @@ def load_secret_block(name: str, what: str) -> str:
     return str(value)
 
 
-def send_email(smtp_url: str, sender: str, to: str, alert: PendingDelivery) -> None:
-    """Send one alert over SMTP (``smtp://user:pass@host:port[?starttls]`` or ``smtps://``)."""
-    parts = urlsplit(smtp_url)
+def _key(alerts: Sequence[PendingDelivery]) -> str:
+    """One alert's id, or the digest's (the same on a re-send of the same alerts)."""
+    return alerts[0].alert_id if len(alerts) == 1 else digest_key(alerts)
+
+
+def email_message(sender: str, to: str, alerts: Sequence[PendingDelivery]) -> EmailMessage:
+    """The e-mail of one alert or of a digest, with the headers mail systems expect."""
     message = EmailMessage()
-    message["Subject"] = f"[{alert.kind}] {alert.subject}"
+    message["Subject"] = digest_subject(alerts)
     message["From"], message["To"] = sender, to
-    message["Message-ID"] = f"<{alert.alert_id}@filings-pipeline>"  # same id on a re-send
-    message["X-Filings-Alert-Id"] = alert.alert_id
-    message.set_content(alert.message)
+    message["Date"] = formatdate(usegmt=True)
+    message["Message-ID"] = f"<{_key(alerts)}@filings-pipeline>"  # same id on a re-send
+    message["Auto-Submitted"] = "auto-generated"  # no vacation replies
+    message["X-Filings-Alert-Id"] = ", ".join(a.alert_id for a in alerts)
+    body = alerts[0].message if len(alerts) == 1 else digest_text(alerts)
+    message.set_content(body + "\n")
+    return message
+
+
+def send_email(smtp_url: str, sender: str, to: str, alerts: Sequence[PendingDelivery]) -> None:
+    """Send alerts as one e-mail over SMTP (``smtp://user:pass@host:port[?starttls]`` or
+    ``smtps://``)."""
+    parts = urlsplit(smtp_url)
+    message = email_message(sender, to, alerts)
     ssl = parts.scheme == "smtps"
     client_cls = smtplib.SMTP_SSL if ssl else smtplib.SMTP
     host, port = parts.hostname or "localhost", parts.port or (465 if ssl else 25)
@@ -145,15 +166,27 @@ def send_email(smtp_url: str, sender: str, to: str, alert: PendingDelivery) -> N
         client.send_message(message)
 
 
-def post_json(url: str, body: dict[str, object], alert: PendingDelivery) -> None:
-    """POST a JSON body with the alert id as Idempotency-Key; non-2xx is a failed delivery."""
-    headers = {"Idempotency-Key": alert.alert_id}
+def post_json(url: str, body: dict[str, object], alerts: Sequence[PendingDelivery]) -> None:
+    """POST a JSON body with the alert (or digest) id as Idempotency-Key; non-2xx is a failed
+    delivery."""
+    headers = {"Idempotency-Key": _key(alerts)}
     response = requests.post(url, json=body, headers=headers, timeout=SEND_TIMEOUT_SECONDS)
     response.raise_for_status()
 
 
-def webhook_body(alert: PendingDelivery) -> dict[str, object]:
-    """The generic webhook's JSON: the alert row as the ``alerts`` view has it."""
+def webhook_body(alerts: Sequence[PendingDelivery]) -> dict[str, object]:
+    """The generic webhook's JSON: one alert row as the ``alerts`` view has it, or a digest
+    ``{"digest_id", "subject", "alerts": [rows]}``."""
+    if len(alerts) == 1:
+        return _row(alerts[0])
+    return {
+        "digest_id": digest_key(alerts),
+        "subject": digest_subject(alerts),
+        "alerts": [_row(a) for a in alerts],
+    }
+
+
+def _row(alert: PendingDelivery) -> dict[str, object]:
     return {
         "alert_id": alert.alert_id,
         "kind": alert.kind,
@@ -164,6 +197,8 @@ def webhook_body(alert: PendingDelivery) -> dict[str, object]:
     }
 
 
-def slack_body(alert: PendingDelivery) -> dict[str, object]:
+def slack_body(alerts: Sequence[PendingDelivery]) -> dict[str, object]:
     """Slack's incoming-webhook JSON (also understood by Mattermost and Teams connectors)."""
-    return {"text": f"*{alert.subject}*\n{alert.message}"}
+    if len(alerts) == 1:
+        return {"text": f"*{alerts[0].subject}*\n{alerts[0].message}"}
+    return {"text": f"*{digest_subject(alerts)}*\n{digest_text(alerts, bullet='•')}"}

@@ -8,28 +8,43 @@ from collections.abc import Sequence
 from tasks.core.enums import AlertKind, Severity, VersusGuidance
 from tasks.core.readouts import FailedRun, GuidanceOutcome, Report, Restatement
 from tasks.core.records import ALL_ISSUERS, NewAlert, ValidationResult
-from tasks.delivery.wording import amount, guidance_range, metric_label, percent, period_label
+from tasks.delivery.wording import (
+    amount,
+    guidance_range,
+    metric_label,
+    percent,
+    period_label,
+    plain_findings,
+)
 
 
 def data_quality_alerts(
     issuer: str, document_id: str, results: Sequence[ValidationResult]
 ) -> list[NewAlert]:
-    """One alert per failed expectation; the same failure of the same document dedups."""
+    """One alert per failed expectation, in plain words; the same failure of the same
+    document dedups. A document quarantined by any critical failure is never "published"."""
+    quarantined = any(not r.success and r.severity == Severity.CRITICAL for r in results)
+    action = (
+        f"The document is quarantined: its figures stay out of facts_latest until a person "
+        f"checks them and runs `filings release {document_id} --by NAME`."
+        if quarantined
+        else "The figures were published; please check them against the document."
+    )
     alerts = []
     for result in results:
         if result.success:
             continue
-        check = f"{result.suite}.{result.expectation}"
-        subject = f"{issuer} {document_id}: {check} failed ({result.severity})"
-        # observed quotes the failed identity's two sides and their figures, e.g.
-        # "2023-12-31: total_assets 45818672000 vs total_liabilities_and_equity 45818572000".
-        action = (
-            f"Quarantined: its facts stay out of facts_latest until "
-            f"`filings release {document_id} --by NAME`."
-            if result.severity == Severity.CRITICAL
-            else "Published; please review."
+        check = result.expectation.replace("_", " ")
+        state = "quarantined" if quarantined else "published, please review"
+        subject = f"{issuer} {document_id}: check failed: {check} ({state})"
+        findings = plain_findings(result.observed) or [result.details or "no detail recorded"]
+        message = "\n".join(
+            [
+                f"A {result.severity} check ({result.suite}: {check}) failed on {document_id}:",
+                *(f"- {line}" for line in findings),
+                action,
+            ]
         )
-        message = f"{subject}. {result.observed}. {action}\n{result.details}".strip()
         alerts.append(
             NewAlert(
                 kind=AlertKind.DATA_QUALITY,

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from tasks.core.metrics import metrics
 
@@ -71,3 +72,46 @@ def percent(value: Decimal, signed: bool = True) -> str:
     """12.4% (one place); with a sign for changes (+16.1%, -24.7%)."""
     rounded = Decimal(value).quantize(Decimal("0.1"))
     return f"{rounded:+}%" if signed else f"{rounded}%"
+
+
+# "damaged figures 1 must not exceed allowed 0 (diff 1, tolerance 0)": rule jargon, dropped
+_JARGON = re.compile(
+    r"(?::\s*)?[\w ]+ -?[\d.]+ must not (?:exceed|be below) allowed -?[\d.]+ \([^)]*\)"
+)
+_DIFF = re.compile(r"\(diff (-?[\d.]+), tolerance (-?[\d.]+)\)")
+_FIGURE = re.compile(r"\b([a-z][a-z0-9_]*[a-z0-9]) (-?\d+(?:\.\d+)?)\b")
+
+
+def plain_findings(observed: str) -> list[str]:
+    """A failed check's observation as sentences a person reads, each finding once:
+    metric ids become their labels with formatted amounts, rule jargon goes."""
+    found: list[str] = []
+    # each finding ends with its rule's clause when it has one; else findings are "; "-joined
+    parts = _JARGON.split(observed) if _JARGON.search(observed) else observed.split("; ")
+    for part in parts:
+        text = part.strip(" ;:")
+        text = _DIFF.sub(lambda m: f"(they differ by {_number(m[1])}, rounding allows "
+                         f"{_number(m[2])})", text)  # fmt: skip
+        text = _FIGURE.sub(_labelled, text)
+        if text and text not in found:
+            found.append(text)
+    return found
+
+
+def _labelled(match: re.Match[str]) -> str:
+    found = metrics().get(match[1])
+    if found is None:
+        return match[0]
+    try:
+        value = Decimal(match[2])
+    except InvalidOperation:
+        return match[0]
+    label = metric_label(match[1])
+    return f"{label.capitalize() if label.isupper() else label} {amount(value, found.unit)}"
+
+
+def _number(text: str) -> str:
+    try:
+        return f"{Decimal(text).normalize():,f}"
+    except InvalidOperation:
+        return text

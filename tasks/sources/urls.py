@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 
 def _cik_int(cik: str) -> str:
@@ -88,3 +88,17 @@ def hkex_title_search(
 def hkex_document(hkex_url: str, file_link: str) -> str:
     """A document from its FILE_LINK (site-relative path)."""
     return file_link if file_link.startswith("http") else f"{hkex_url}{file_link}"
+
+
+# Where people read a document: its public site, whatever mirror or replay server fetched it.
+PUBLIC_SITES = {"sec": "https://www.sec.gov", "hkex": "https://www1.hkexnews.hk"}
+
+
+def public_document_url(source: str, url: str) -> str:
+    """The document's address on its public site (EDGAR filing index, HKEx PDF): the path
+    a mirror or the replay server served it under, on the public host; else the URL as is."""
+    site = PUBLIC_SITES.get(source)
+    parts = urlsplit(url)
+    if site is None or parts.scheme not in ("http", "https"):
+        return url
+    return site + parts.path + (f"?{parts.query}" if parts.query else "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from datetime import UTC, datetime
@@ -66,13 +67,14 @@ def test_each_alert_reaches_each_channel_once(
     )
     channels = channels_from_settings(settings)
     assert [c.name for c in channels] == ["email", "webhook", "slack"]
-    assert deliver_pending(engine, channels) == 6
+    assert deliver_pending(engine, channels) == 2  # alerts, not (alert, channel) pairs
     for _ in range(3):
         assert deliver_pending(engine, channels) == 0
     assert sorted(m["Message-ID"] for m in smtp_server.messages) == sorted(
         f"<{i}@filings-pipeline>" for i in ids
     )
     assert smtp_server.messages[0]["Subject"].startswith("[guidance_variance] QFIN Q3 2024")
+    assert all(m["Date"] and m["Auto-Submitted"] == "auto-generated" for m in smtp_server.messages)
     hooks = [r for r, _ in httpserver.log if TOKEN in r.path]
     assert sorted(r.headers["Idempotency-Key"] for r in hooks) == sorted(ids)
     assert sorted(r.json["alert_id"] for r in hooks) == sorted(ids)
@@ -81,6 +83,34 @@ def test_each_alert_reaches_each_channel_once(
     with engine.connect() as conn:
         delivered = conn.execute(text("select count(*) from alerts where delivered_at is not null"))
         assert delivered.scalar_one() == 2
+
+
+def test_a_digest_is_one_message_per_channel_carrying_every_alert(
+    engine: Engine, smtp_server: Mailbox, httpserver: HTTPServer
+) -> None:
+    ids = _alerts(engine, 3)
+    hook = _webhook(httpserver)
+    slack = _webhook(httpserver, "/services/T000/B000/XXXX")
+    settings = _settings(
+        smtp_url=smtp_server.url(),
+        alert_email_to="analysts@example.test",
+        webhook_url=hook,
+        slack_webhook_url=slack,
+    )
+    channels = channels_from_settings(settings)
+    assert deliver_pending(engine, channels, digest=True) == 3
+    assert deliver_pending(engine, channels, digest=True) == 0
+    [mail] = smtp_server.messages
+    assert mail["Subject"] == "QFIN: 3 alerts (3 guidance_variance)"
+    assert mail["Date"] and mail["Message-ID"].startswith("<digest-")
+    assert sorted(re.findall(r"alert-[0-9a-f]+", mail["X-Filings-Alert-Id"])) == sorted(ids)
+    body = mail.get_payload(decode=True).decode()
+    assert all(f"above guidance #{i}" in body for i in range(3))
+    [posted] = [r for r, _ in httpserver.log if TOKEN in r.path]
+    assert sorted(a["alert_id"] for a in posted.json["alerts"]) == sorted(ids)
+    assert posted.headers["Idempotency-Key"] == posted.json["digest_id"]
+    [chat] = [r.json["text"] for r, _ in httpserver.log if "/services/" in r.path]
+    assert chat.startswith("*QFIN: 3 alerts") and chat.count("• ") == 3
 
 
 class _Crash(BaseException):
@@ -194,5 +224,5 @@ def test_responses_the_endpoint_sends_are_not_needed(httpserver: HTTPServer) -> 
     [channel] = channels_from_settings(_settings(webhook_url=httpserver.url_for("/hook")))
     now = datetime.now(UTC)
     alert = PendingDelivery("alert-x", "webhook", "restatement", "QFIN", "s", "m", now, 0, "")
-    channel.send(alert)
+    channel.send([alert])
     assert httpserver.log[0][0].json["kind"] == "restatement"

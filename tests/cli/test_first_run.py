@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from conftest import FILINGS
+from cli_helpers import FILINGS
 
 BUSY_SECONDS = 300
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import filings
+from cli_helpers import filings
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "tests" / "fixtures" / "reference"

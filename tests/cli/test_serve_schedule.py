@@ -15,7 +15,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from conftest import FILINGS
+from cli_helpers import FILINGS
 
 from flows.startup import free_port
 

@@ -100,7 +100,11 @@ class TestAlteredQ4_2023Exhibit:
     def test_data_quality_alert_names_the_identity_and_both_sides(self, ingested):
         messages = [m for kind, m in ingested[2] if kind == "data_quality"]
         assert any(
-            "balance_sheet_balances" in m and "45818672000" in m and "45818572000" in m
+            "balance sheet balances" in m
+            and "Total assets RMB45,818.7m vs Total liabilities and equity RMB45,818.6m" in m
+            and "they differ by 100,000" in m
+            and "quarantined" in m
+            and "Published" not in m
             for m in messages
         ), messages
 

@@ -101,3 +101,21 @@ def test_published_date_given_by_hand_wins(loaded, tmp_path):
             text("select published_on from documents where source = 'local'")
         ).scalar_one()
     assert str(published) == "2024-03-13"
+
+
+def test_alerts_link_the_public_documents_and_the_run_in_plain_words(loaded):
+    with loaded.connect() as conn:
+        rows = conn.execute(text("select kind, subject, message from alert_events")).all()
+    restated = [m for k, _, m in rows if k == "restatement"]
+    assert len(restated) == 6
+    for message in restated:
+        assert (
+            "Document: https://www.sec.gov/Archives/edgar/data/1741530/000110465924032436/"
+            "0001104659-24-032436-index.htm (sec:0001104659-24-032436)" in message
+        )
+        assert "Document: https://www1.hkexnews.hk/listedco/listconews/sehk/2025/0317/" in message
+        assert "Prefect run: http://127.0.0.1:" in message and "/runs/flow-run/" in message
+    [quality] = [(s, m) for k, s, m in rows if k == "data_quality"]
+    assert "check failed: no damaged text figures (published, please review)" in quality[0]
+    assert "must not exceed" not in quality[1] and "tolerance" not in quality[1]
+    assert quality[1].count("RMB71.860 million") == 1
