@@ -69,6 +69,7 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
             f.c.unit,
             f.c.document_id,
             f.c.reported_on,
+            f.c.row_label,
         )  # fmt: skip
         .join(d, d.c.document_id == f.c.document_id)
         .where(d.c.status != Status.QUARANTINED.value, select(k.c.fact_id).where(same_key).exists())
@@ -77,7 +78,7 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
     histories: dict[_Key, list[Report]] = {}
     for r in conn.execute(stmt):
         key = (r.issuer, r.metric, r.period_start, r.period_end, Basis(r.basis))
-        report = Report(r.value, r.decimals, r.unit, r.document_id, r.reported_on)
+        report = Report(r.value, r.decimals, r.unit, r.document_id, r.reported_on, r.row_label)
         histories.setdefault(key, []).append(report)
     return histories
 

@@ -21,7 +21,6 @@ from storage.types import SCALE, ExactDecimal, UtcDateTime
 from storage.view_parts import precision_steps, sql_literal
 from tasks.core.enums import Basis, DeliveryStatus, Status, VersusGuidance
 
-
 _US_GAAP, _QUARANTINED = sql_literal(Basis.US_GAAP), sql_literal(Status.QUARANTINED)
 _DELIVERED = sql_literal(DeliveryStatus.DELIVERED)
 

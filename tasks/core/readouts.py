@@ -101,6 +101,7 @@ class Report:
     unit: str
     document_id: str
     reported_on: date
+    label: str = ""  # the line as the document prints it ("Total loan facilitation volume")
 
 
 @dataclass(frozen=True, slots=True)

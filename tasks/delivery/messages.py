@@ -72,7 +72,8 @@ def restatement_alerts(items: Sequence[Restatement]) -> list[NewAlert]:
         message = (
             f"{what} was restated from {old} ({r.before.document_id}, reported "
             f"{r.before.reported_on}) to {new}{change} ({r.after.document_id}, reported "
-            f"{r.after.reported_on}). facts_latest shows {new}; facts_history keeps both. "
+            f"{r.after.reported_on}).{_wording(r.before, r.after)} facts_latest shows {new}; "
+            "facts_history keeps both. "
             "Check the later document's notes for the reason before using the old figure."
         )
         period = f"{r.period_start or ''}:{r.period_end}"
@@ -96,6 +97,16 @@ def restatement_alerts(items: Sequence[Restatement]) -> list[NewAlert]:
             )
         )
     return alerts
+
+
+def _wording(before: Report, after: Report) -> str:
+    """How the documents print the line, when they say: ' Printed as "…" (before: "…").'"""
+    if not after.label:
+        return ""
+    earlier = (
+        f' (earlier: "{before.label}")' if before.label and before.label != after.label else ""
+    )
+    return f' The later document prints the line as "{after.label}"{earlier}.'
 
 
 def _report(r: Report) -> dict[str, object]:
