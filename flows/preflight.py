@@ -113,7 +113,7 @@ def replay_paths(settings: Settings) -> dict[str, str]:
     warehouse elsewhere, e.g. a scratch PostgreSQL database).
     """
     root = (settings.data_dir / REPLAY_FOLDER).resolve()
-    url = os.environ.get("FILINGS_REPLAY_DATABASE_URL") or f"sqlite:///{root / 'warehouse.sqlite'}"
+    url = settings.replay_database_url or f"sqlite:///{root / 'warehouse.sqlite'}"
     return {
         "FILINGS_DATABASE_URL": url,
         "FILINGS_ARCHIVE_URL": str(root / "archive"),

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("data"), description="Where the embedded default keeps its files.")
     database_url: str = Field("", description="SQLAlchemy URL; default a SQLite file in data_dir.")
     archive_url: str = Field("", description="Raw archive root: a folder or any fsspec URL.")
+    replay_database_url: str = Field(
+        "", description="The warehouse replay runs use; default data_dir/replay/warehouse.sqlite."
+    )
     data_docs_dir: Path | None = Field(
         None, description="Where GX Data Docs are built; default data_dir/data_docs."
     )

@@ -57,7 +57,9 @@ def _run(url: str, sent: list[str]) -> None:
                 engine, ref.document_id, facts, [check()], quarantine=False, guidance=guidance
             )
             findings_alerts(engine, "QFIN", ref.document_id)
-        deliver_pending(engine, [Channel("webhook", lambda a: sent.append(a.alert_id))])
+        deliver_pending(
+            engine, [Channel("webhook", lambda batch: sent.extend(a.alert_id for a in batch))]
+        )
     finally:
         engine.dispose()
 
