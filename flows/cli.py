@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from flows import cli_warehouse, preflight, startup
+from flows import cli_warehouse, preflight
 from flows.cli_common import (
     IssuerOpt,
     Since,
@@ -29,8 +29,9 @@ from flows.cli_common import (
     err,
     line,
     one_line_errors,
+    settings_for,
 )
-from tasks.config.settings import Settings, load_settings, require_live_ready
+from tasks.config.settings import Settings, require_live_ready
 from tasks.core.errors import PipelineError
 from tasks.sources.replay import ReplayServer, default_archive_root
 
@@ -115,14 +116,14 @@ def _run(
     source: SourceMode, issuer: list[str] | None, since: date | None, verbose: bool,
     bars: bool = False,
 ) -> None:  # fmt: skip
-    settings = load_settings()
+    settings = settings_for(verbose=verbose)
     preflight.check_issuers(settings, issuer or [])
     preflight.check_since(since)
     if source is SourceMode.live:
         require_live_ready(settings)
-    begin_prefect(settings, verbose)
+    begin_prefect()
     with _source(source, settings), _progress(bars):
-        # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+        # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
         from flows.ingest import ingest
 
         summary = ingest(issuers=issuer, since=since, force=False)
@@ -144,15 +145,15 @@ def ingest_files(
     verbose: Verbose = False,
 ) -> None:
     """Extract, validate, load and alert on local files dropped in by hand."""
-    settings = load_settings()
+    settings = settings_for(verbose=verbose)
     preflight.check_files(paths)
     if issuer:
         preflight.check_issuers(settings, [issuer])
     day = published.date() if published else None
     preflight.check_since(day)
     _check_intake(settings, paths, issuer, day)
-    begin_prefect(settings, verbose)
-    # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+    begin_prefect()
+    # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
     from flows.ingest import ingest_local
 
     with _progress(len(paths) > 1):
@@ -179,13 +180,12 @@ def serve(
     port: Annotated[int, typer.Option(help="Port of the local Prefect server and UI.")] = 4200,
 ) -> None:
     """Run the ingest flow on a schedule on this machine (starts a local Prefect server)."""
-    # deferred: the cron check is croniter's, the zone check the standard library's
+    # deferred: the cron check is cronsim's, the zone check the standard library's
     from flows.serving import check_schedule, serve_ingest
 
     check_schedule(cron, timezone)
-    settings = load_settings()
+    settings = settings_for(verbose=True)  # a long-running server: its logs are its output
     if source is SourceMode.live:
         require_live_ready(settings)
-    startup.prefect_env(settings.data_dir / "prefect", verbose=True)
     with _source(source, settings):
         serve_ingest(cron, timezone, port, lambda line: err.print(line, highlight=False))

@@ -70,8 +70,11 @@ def line(message: str, hint: str, code: int) -> int:
     return code
 
 
-def settings_for(replay: bool = False) -> Settings:
+def settings_for(replay: bool = False, verbose: bool = False) -> Settings:
+    """The settings of a command (the replay warehouse's with ``replay``), and Prefect's
+    environment set before anything imports Prefect (which reads it once, at import)."""
     settings = load_settings()
+    startup.prefect_env(settings.data_dir / "prefect", verbose)
     if not replay:
         return settings
     paths = preflight.replay_paths(settings)
@@ -79,9 +82,8 @@ def settings_for(replay: bool = False) -> Settings:
     return load_settings(**values, data_dir=settings.data_dir / preflight.REPLAY_FOLDER)
 
 
-def begin_prefect(settings: Settings, verbose: bool) -> None:
-    """Prefect's environment, then its API (started here, with a line on stderr, if local)."""
-    startup.prefect_env(settings.data_dir / "prefect", verbose)
+def begin_prefect() -> None:
+    """Prefect's API before a flow runs (started here, with a line on stderr, if local)."""
     startup.ensure_api(lambda line: err.print(line, style="dim", highlight=False))
 
 

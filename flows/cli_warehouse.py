@@ -21,7 +21,6 @@ from flows.cli_common import (
     one_line_errors,
     settings_for,
 )
-from tasks.config.settings import load_settings
 from tasks.core.errors import PipelineError
 
 
@@ -78,10 +77,10 @@ def release(
     verbose: Verbose = False,
 ) -> None:
     """Let a quarantined document's facts into facts_latest (records who and when)."""
-    settings = load_settings()
+    settings = settings_for(verbose=verbose)
     preflight.check_quarantined(settings, document_id)
-    begin_prefect(settings, verbose)
-    # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+    begin_prefect()
+    # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
     from flows.review import release as release_flow
 
     line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
@@ -99,13 +98,13 @@ def revalidate(
     verbose: Verbose = False,
 ) -> None:
     """Run today's suites on stored facts again (no fetching); quarantine or un-quarantine."""
-    settings = load_settings()
+    settings = settings_for(verbose=verbose)
     if issuer:
         preflight.check_issuers(settings, [issuer])
     preflight.check_documents(settings, document_ids or [])
     preflight.existing_warehouse(settings).dispose()
-    begin_prefect(settings, verbose)
-    # deferred: Prefect reads PREFECT_HOME at import, which _begin_prefect sets first
+    begin_prefect()
+    # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
     from flows.review import revalidate as revalidate_flow
 
     summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -62,12 +63,26 @@ def test_served_one_minute_cron_fires_and_completes(user):
         assert run["state_type"] == "COMPLETED", (run["state"], output[-3000:])
         assert run["auto_scheduled"] is True
         assert run["parameters"] == {}
+        _the_runs_data_docs_link_opens(api, run["id"])
     finally:
         _stop(process)
         log.close()
     with sqlite3.connect(work / "data" / "replay" / "warehouse.sqlite") as db:
         loaded = db.execute("select count(*) from documents where status='loaded'").fetchone()[0]
     assert loaded >= 8
+
+
+def _the_runs_data_docs_link_opens(api: str, run_id: str) -> None:
+    """The run's link artifact points at the Data Docs the command serves, and it answers."""
+    [link] = _post(
+        f"{api}/artifacts/filter",
+        {"artifacts": {"key": {"any_": ["filings-ingest-data-docs"]}}},
+    )
+    assert link["flow_run_id"] == run_id and link["task_run_id"] is None
+    url = re.search(r"\((http://127\.0\.0\.1:\d+/[^)]+/index\.html)\)", link["data"])
+    assert url, link["data"]
+    with urllib.request.urlopen(url[1], timeout=10) as page:
+        assert page.status == 200 and b"Data Docs" in page.read()
 
 
 def _stop(process: subprocess.Popen) -> None:

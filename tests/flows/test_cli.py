@@ -24,6 +24,8 @@ def env(monkeypatch, tmp_path, db_url):
         "DO_NOT_TRACK",
         "PREFECT_SERVER_ANALYTICS_ENABLED",
         "PREFECT_LOGGING_LEVEL",
+        "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL",
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS",
     ):
         monkeypatch.setenv(
             name,
@@ -33,6 +35,8 @@ def env(monkeypatch, tmp_path, db_url):
                 "PREFECT_HOME": str(tmp_path / "prefect"),
                 "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
                 "PREFECT_LOGGING_LEVEL": "WARNING",
+                "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": "WARNING",
+                "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
             }[name],
         )
     return db_url

@@ -73,6 +73,15 @@ def test_a_run_publishes_artifacts_under_stable_keys_and_records_itself(env):
     assert f'"ingested": {summary.ingested}' in row.summary
 
 
+def test_the_flow_logs_each_step_of_each_document(env, caplog):
+    caplog.set_level("INFO")
+    ingest(sources=["sec"])
+    said = [r.getMessage() for r in caplog.records if r.name == "prefect.flow_runs"]
+    mine = [m for m in said if m.startswith("sec:0001104659-24-088431: ")]
+    steps = ["found (", "extracted ", "validated, ", "loaded, ", "alert(s) raised"]
+    assert [next(s for s in steps if s in m) for m in mine] == steps, mine
+
+
 def test_served_data_docs_are_linked_as_a_link_artifact(env, monkeypatch):
     monkeypatch.setenv("FILINGS_DATA_DOCS_URL", "http://docs.example.test/data_docs/")
     state = ingest(sources=["sec"], return_state=True)
