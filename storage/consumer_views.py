@@ -133,65 +133,32 @@ DEFINITIONS = {
 }
 
 
-def _handle(metadata: Any, name: str, *columns: Column[Any]) -> Table:
-    return Table(name, metadata, *columns)
+_PERIOD = (("period_start", Date), ("period_end", Date))
+# Each view's columns and their types, for the typed handles (values as Decimal, dates as date).
+COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "metric_labels": tuple((c, Text) for c in ("metric", "label", "kind", "unit", "statement")),
+    "facts_fiscal": (
+        ("issuer", Text), ("metric", Text), ("label", Text), *_PERIOD,
+        ("fiscal_year", Integer), ("period_type", Text), ("fiscal_quarter", Integer),
+        ("unit", Text), ("value", ExactDecimal), ("source_document_id", Text),
+    ),
+    "restatements": (
+        ("issuer", Text), ("metric", Text), *_PERIOD, ("unit", Text),
+        ("value_before", ExactDecimal), ("value_after", ExactDecimal),
+        ("document_before", Text), ("document_after", Text),
+        ("reported_before", Date), ("reported_after", Date),
+    ),
+    "line_items": (
+        ("issuer", Text), ("document_id", Text), ("statement", Text), ("section", Text),
+        ("label", Text), *_PERIOD, ("unit", Text), ("value", ExactDecimal), ("metric", Text),
+        ("reported_on", Date),
+    ),
+}  # fmt: skip
 
 
 def handles(metadata: Any) -> dict[str, Table]:
-    """Typed handles for reading the consumer views (values as Decimal, dates as date)."""
-
-    def period() -> tuple[Column[Any], Column[Any]]:
-        return Column("period_start", Date), Column("period_end", Date)
-
+    """Typed handles for reading the consumer views."""
     return {
-        "metric_labels": _handle(
-            metadata, "metric_labels", *(Column(c, Text) for c in metric_columns())
-        ),
-        "facts_fiscal": _handle(
-            metadata,
-            "facts_fiscal",
-            Column("issuer", Text),
-            Column("metric", Text),
-            Column("label", Text),
-            *period(),
-            Column("fiscal_year", Integer),
-            Column("period_type", Text),
-            Column("fiscal_quarter", Integer),
-            Column("unit", Text),
-            Column("value", ExactDecimal),
-            Column("source_document_id", Text),
-        ),  # fmt: skip
-        "restatements": _handle(
-            metadata,
-            "restatements",
-            Column("issuer", Text),
-            Column("metric", Text),
-            *period(),
-            Column("unit", Text),
-            Column("value_before", ExactDecimal),
-            Column("value_after", ExactDecimal),
-            Column("document_before", Text),
-            Column("document_after", Text),
-            Column("reported_before", Date),
-            Column("reported_after", Date),
-        ),  # fmt: skip
-        "line_items": _handle(
-            metadata,
-            "line_items",
-            Column("issuer", Text),
-            Column("document_id", Text),
-            Column("statement", Text),
-            Column("section", Text),
-            Column("label", Text),
-            *period(),
-            Column("unit", Text),
-            Column("value", ExactDecimal),
-            Column("metric", Text),
-            Column("reported_on", Date),
-        ),  # fmt: skip
+        name: Table(name, metadata, *(Column(c, kind) for c, kind in columns))
+        for name, columns in COLUMNS.items()
     }
-
-
-def metric_columns() -> tuple[str, ...]:
-    """The columns of ``metric_labels``."""
-    return ("metric", "label", "kind", "unit", "statement")
