@@ -18,7 +18,8 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 ## Run the pipeline once on the embedded default: the bundled replay archive served on
-## loopback, a SQLite warehouse and Prefect's ephemeral API under ./data.
+## loopback, replay's own SQLite warehouse under ./data/replay, Prefect's ephemeral API under
+## ./data/prefect.
 run: $(STAMP)
 	PREFECT_HOME=$(CURDIR)/data/prefect $(BIN)/filings run --source replay
 
