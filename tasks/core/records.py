@@ -20,6 +20,8 @@ from tasks.core.enums import (
     SourceName,
     Status,
 )
+from tasks.core.provenance import Provenance as Provenance  # re-exported: stages import it here
+from tasks.core.rowrecords import RefusedRow, StatementRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,17 +77,6 @@ class StoredFile:
     sha256: str
     size: int
     doc_type: str
-
-
-@dataclass(frozen=True, slots=True)
-class Provenance:
-    """Where a fact was read: enough for a person to find it again."""
-
-    document: str  # file name (exhibit, PDF, text file)
-    locator: str  # "table 4", "page 12, table 2", "paragraph 31"
-    row_label: str
-    column: str  # column header as printed, e.g. "Three months ended June 30, 2024 RMB"
-    raw_text: str  # the cell or sentence as printed, e.g. "(366,065)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +172,9 @@ class Extraction:
     # Narrative figures for a key ``facts`` already holds (one fact per key is stored): never
     # stored, only validated against the figure that is (narrative_vs_table).
     narrative_twins: tuple[Fact, ...] = ()
+    # Every value cell of the primary statements as printed, and the rows that could not be read.
+    rows: tuple[StatementRow, ...] = ()
+    refused: tuple[RefusedRow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

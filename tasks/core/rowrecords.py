@@ -1,0 +1,56 @@
+"""Statement rows as printed: the as-reported layer under the standard metrics.
+
+Every value cell of a primary statement becomes one ``StatementRow``, whether or not a standard
+metric maps it. Parsers produce them (#13); storage keeps them in ``line_items`` and a shared,
+data-driven mapping turns some of them into metric facts (#14).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+
+from tasks.core.enums import Basis
+from tasks.core.provenance import Provenance
+
+
+class StatementKind(StrEnum):
+    """The statement a row was read from."""
+
+    BALANCE_SHEET = "balance_sheet"
+    INCOME_STATEMENT = "income_statement"
+    CASH_FLOW = "cash_flow"
+    RECONCILIATION = "reconciliation"  # non-GAAP / IFRS reconciliations
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class StatementRow:
+    """One value cell of a statement: a row label, a column's period, a figure as reported."""
+
+    statement: StatementKind
+    table_title: str  # the statement's title as printed
+    row_label: str  # as printed, footnote marks and wrapping removed
+    row_index: int  # position of the row in its statement, from 0
+    section: str  # nearest heading row above ("Current assets", "Operating expenses"), or ""
+    period_start: date | None  # None for instants
+    period_end: date
+    currency: str  # ISO 4217 as reported: CNY, USD, HKD; "" when the row is not money
+    value: Decimal  # whole units (scale applied)
+    scale: int  # power of ten the printed figure was multiplied by
+    decimals: int  # XBRL-style precision of the printed figure
+    provenance: Provenance
+    basis: Basis = Basis.US_GAAP
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedRow:
+    """A statement row (or a whole statement) not read, with the reason an operator can act on."""
+
+    statement: StatementKind
+    table_title: str
+    row_label: str  # "" when the whole statement was refused
+    locator: str  # "table 4", "page 12, table 2"
+    reason: str  # "period not readable from the header"
