@@ -22,19 +22,25 @@ class StatementKind(StrEnum):
     BALANCE_SHEET = "balance_sheet"
     INCOME_STATEMENT = "income_statement"
     CASH_FLOW = "cash_flow"
-    RECONCILIATION = "reconciliation"  # non-GAAP / IFRS reconciliations
+    NON_GAAP_RECONCILIATION = "non_gaap_reconciliation"
+    IFRS_RECONCILIATION = "ifrs_reconciliation"
+    SEGMENT = "segment"
     OTHER = "other"
 
 
 @dataclass(frozen=True, slots=True)
 class StatementRow:
-    """One value cell of a statement: a row label, a column's period, a figure as reported."""
+    """One value cell of a statement: a row label, a column's period, a figure as reported.
+
+    The contract's ``line_items`` view: convenience translations (a USD column beside RMB
+    figures) are not statement rows.
+    """
 
     statement: StatementKind
     table_title: str  # the statement's title as printed
     row_label: str  # as printed, footnote marks and wrapping removed
     row_index: int  # position of the row in its statement, from 0
-    section: str  # nearest heading row above ("Current assets", "Operating expenses"), or ""
+    section: str  # heading path above the row ("Current assets"), or ""
     period_start: date | None  # None for instants
     period_end: date
     currency: str  # ISO 4217 as reported: CNY, USD, HKD; "" when the row is not money
