@@ -165,7 +165,7 @@ def _check_intake(
     settings: Settings, paths: list[Path], issuer: str | None, day: date | None
 ) -> None:
     # deferred: the parsers pull in pdfplumber and lxml
-    from tasks.intake import inspect_local_file
+    from tasks.extract import inspect_local_file
 
     for path in paths:  # a foreign or undated file stops the command before anything is stored
         inspect_local_file(path, settings.issuers(), issuer, day)

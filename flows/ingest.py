@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 
 from flows import progress
 from flows.failures import on_run_failed
-from tasks import alert, extract, fetch, intake, load, validate
+from tasks import alert, extract, fetch, load, validate
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
 from tasks.config.settings import load_settings
@@ -202,15 +202,15 @@ def _ingest_file(
 ) -> None:
     summary.found += 1
     try:
-        checked = intake.inspect_local_file(path, load_settings().issuers(), ticker, published)
+        checked = extract.inspect_local_file(path, load_settings().issuers(), ticker, published)
     except (PipelineError, OSError) as exc:
         summary.failed.append(_one_line(exc) if isinstance(exc, OSError) else str(exc))
         return
-    held = intake.already_stored(engine, checked)
+    held = fetch.already_stored(engine, checked)
     if held:
         summary.already_stored.append(f"{path.name}: already in the warehouse as {held}")
         get_run_logger().info("%s: already in the warehouse as %s; not loaded again", path, held)
         return
-    document_id = intake.store_local_file(engine, archive, checked)
+    document_id = fetch.store_local_file(engine, archive, checked)
     summary.new += 1
     _process(engine, clients, archive, summary, checked.issuer, document_id)

@@ -5,20 +5,26 @@ Dispatch is on content, not on the file name: ``%PDF`` -> pdf, HTML markup -> ht
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from tasks.core.enums import DocKind, Origin
-from tasks.core.errors import ConfigError, ParseError
+from tasks.core.errors import ConfigError, ParseError, RefusedFileError
 from tasks.core.precision import select_stored_facts
-from tasks.core.records import Extraction, StoredFile
+from tasks.core.readouts import LocalIntake
+from tasks.core.records import Extraction, Issuer, StoredFile
+from tasks.parsers import prose
 from tasks.parsers.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
 from tasks.parsers.checks import reconcile
 from tasks.parsers.classify import classify, usd_rate
 from tasks.parsers.dividends import extract_dividends
+from tasks.parsers.identity import identify, publication_date
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance
 from tasks.parsers.statements import extract_statements
@@ -129,3 +135,30 @@ def extract_document(
 
 # Parsing is deterministic: a failure is bad input, never worth a retry.
 extract_document_task = task(name="extract", cache_policy=NO_CACHE)(extract_document)
+
+
+def inspect_local_file(
+    path: Path, configured: Sequence[Issuer], ticker: str | None, published: date | None
+) -> LocalIntake:
+    """Read a hand-dropped file; refuse it unless whose it is and when it was published are known.
+
+    Its registrant name, ticker or stock code must name a configured issuer (never a default);
+    its dateline or "Date:" line, or the date the person gave, is its publication date (never
+    today by default, so an old release cannot displace newer figures).
+    """
+    content = path.read_bytes()
+    try:
+        doc = parse_document(path.name, content)
+    except ParseError as exc:
+        raise RefusedFileError(f"{path.name}: cannot be read ({exc})") from None
+    text = prose.clean(doc.prose or doc.text)
+    check = identify(text, configured, ticker)
+    if check.issuer is None:
+        raise RefusedFileError(f"{path.name} refused, nothing stored: it {check.reason}")
+    when = published or publication_date(text)
+    if when is None:
+        raise RefusedFileError(
+            f"{path.name}: no dateline or 'Date:' line found; pass --published YYYY-MM-DD"
+        )
+    sha = hashlib.sha256(content).hexdigest()
+    return LocalIntake(path, content, sha, check.issuer, when)

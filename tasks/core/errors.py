@@ -49,6 +49,10 @@ class NotFoundError(TransportError):
     """The object does not exist (404, SEC AccessDenied/NoSuchKey XML). Not a throttle."""
 
 
+class RefusedFileError(PipelineError):
+    """A hand-dropped file that must not be stored: the message says why, in one line."""
+
+
 class ParseError(PipelineError):
     """A document could not be read (corrupt PDF, unexpected table). The document is marked
     failed; nothing stored is lost."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from tasks.core.enums import (
@@ -21,6 +22,7 @@ from tasks.core.enums import (
     Status,
     VersusGuidance,
 )
+from tasks.core.records import Issuer
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,3 +202,14 @@ class FailedRun:
     message: str
     deployment_id: str
     issuers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LocalIntake:
+    """A hand-dropped file (``filings ingest``), read and checked, not yet stored."""
+
+    path: Path
+    content: bytes
+    sha256: str
+    issuer: Issuer
+    published: date
