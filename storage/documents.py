@@ -83,6 +83,17 @@ def known_document_ids(conn: Connection, issuer: str, source: str) -> set[str]:
     return set(conn.execute(stmt).scalars())
 
 
+def recorded(conn: Connection, document_ids: Iterable[str]) -> set[str]:
+    """Which of ``document_ids`` the warehouse has recorded (any status)."""
+    wanted = sorted(set(document_ids))
+    found: set[str] = set()
+    for start in range(0, len(wanted), 500):  # under every driver's parameter limit
+        chunk = wanted[start : start + 500]
+        stmt = select(documents.c.document_id).where(documents.c.document_id.in_(chunk))
+        found.update(conn.execute(stmt).scalars())
+    return found
+
+
 def _update_document(conn: Connection, document_id: str, **values: Any) -> None:
     stmt = (
         update(documents)

@@ -27,7 +27,7 @@ from tasks.sources import disclosure
 from tasks.sources.archive import RawArchive
 from tasks.sources.listing import Listing
 from tasks.sources.local import archive_local_file
-from tasks.sources.protocol import Source, Sources
+from tasks.sources.protocol import Source, Sources, Watched
 from tasks.sources.retry import RETRY_DELAYS, RETRY_JITTER, only_transient
 
 
@@ -81,6 +81,23 @@ def discover(
     if covered:  # what any run has listed back to stays covered
         listing.cursor["covered_from"] = min(covered)
     return listing
+
+
+def watch(engine: Engine, sources: Sources, source: str, issuers: Sequence[Issuer]) -> list[str]:
+    """Tickers of the ``issuers`` the source's cross-issuer listing shows a document for that
+    the warehouse has not recorded: one request, whatever the number of issuers."""
+    now, chosen = utcnow(), sources[source]
+    _check_ready(engine, chosen, now)
+    if not isinstance(chosen, Watched):
+        return []
+    try:
+        shown = chosen.latest(issuers)
+    except RateLimitedError as exc:
+        _pause(engine, chosen.name, exc, now, sources.pause_minutes)
+        raise
+    with engine.begin() as conn:
+        known = documents.recorded(conn, [d for ids in shown.values() for d in ids])
+    return [ticker for ticker, ids in shown.items() if set(ids) - known]
 
 
 def record_listing(engine: Engine, source: str, issuer: Issuer, listing: Listing) -> list[str]:
@@ -225,6 +242,14 @@ discover_task = task(
     retry_jitter_factor=RETRY_JITTER,
     retry_condition_fn=only_transient,
 )(discover)
+watch_task = task(
+    name="watch",
+    cache_policy=NO_CACHE,
+    retries=3,
+    retry_delay_seconds=RETRY_DELAYS,
+    retry_jitter_factor=RETRY_JITTER,
+    retry_condition_fn=only_transient,
+)(watch)
 fetch_task = task(
     name="fetch",
     cache_policy=NO_CACHE,

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import yaml
 from prefect import Flow
-from prefect.client.schemas.schedules import CronSchedule
+from prefect.client.schemas.schedules import CronSchedule, IntervalSchedule
 from prefect.events.schemas.deployment_triggers import DeploymentEventTrigger
 from prefect.server.events.actions import RunDeployment
 from prefect.utilities.schema_tools.hydration import HydrationContext, hydrate
@@ -37,10 +37,13 @@ class TestDeployment:
         flow = _flow(deployment["entrypoint"])
         flow.validate_parameters(deployment.get("parameters", {}))
 
-    def test_schedules_are_crons_in_real_time_zones(self, deployment):
+    def test_schedules_are_crons_or_intervals_in_real_time_zones(self, deployment):
         for schedule in deployment["schedules"]:
             ZoneInfo(schedule["timezone"])
-            CronSchedule(cron=schedule["cron"], timezone=schedule["timezone"])
+            if "interval" in schedule:
+                IntervalSchedule(interval=schedule["interval"], timezone=schedule["timezone"])
+            else:
+                CronSchedule(cron=schedule["cron"], timezone=schedule["timezone"])
 
     def test_triggers_are_valid_automations(self, deployment):
         for trigger in deployment.get("triggers", []):
@@ -51,6 +54,12 @@ def test_sec_pass_runs_in_new_york_and_hkex_pass_in_hong_kong():
     zones = {d["name"]: [s["timezone"] for s in d["schedules"]] for d in _deployments()}
     assert zones["sec-pass"] == ["America/New_York"]
     assert zones["hkex-pass"] == ["Asia/Hong_Kong"]
+
+
+def test_watch_runs_every_minute_one_pass_at_a_time():
+    watch = {d["name"]: d for d in _deployments()}["watch"]
+    assert [s["interval"] for s in watch["schedules"]] == [60]
+    assert watch["concurrency_limit"] == {"limit": 1, "collision_strategy": "CANCEL_NEW"}
 
 
 def test_backfill_is_started_by_hand_and_failures_alert_on_an_automation():

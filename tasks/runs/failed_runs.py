@@ -32,7 +32,7 @@ from tasks.core.readouts import FailedRun
 from tasks.delivery.messages import failure_alert
 
 # The flows whose failure is a pipeline failure (not the failure-alert flow itself: no loops).
-WATCHED_FLOWS = ("ingest", "ingest-local", "revalidate")
+WATCHED_FLOWS = ("ingest", "ingest-local", "revalidate", "watch")
 FAILED_TYPES = (StateType.FAILED, StateType.CRASHED)
 
 

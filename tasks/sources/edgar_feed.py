@@ -21,11 +21,16 @@ _ACCESSION = re.compile(r"accession-number=(\d{10}-\d{2}-\d{6})")
 
 def parse_feed(xml: bytes, cik: str) -> list[FilingRow]:
     """The 6-K and 6-K/A entries of one company (10-digit CIK) in a getcurrent Atom feed."""
+    return parse_all(xml).get(cik.zfill(10), [])
+
+
+def parse_all(xml: bytes) -> dict[str, list[FilingRow]]:
+    """Every 6-K and 6-K/A entry of a getcurrent Atom feed, by 10-digit CIK (feed order)."""
     try:
         root = lxml.etree.fromstring(xml, parser=lxml.etree.XMLParser(resolve_entities=False))
     except lxml.etree.XMLSyntaxError as exc:
         raise ParseError(f"latest-filings feed unreadable: {exc}") from None
-    rows: dict[str, FilingRow] = {}
+    rows: dict[tuple[str, str], FilingRow] = {}
     for entry in root.iterfind("a:entry", _NS):
         title = entry.findtext("a:title", "", _NS)
         form = entry.find("a:category", _NS)
@@ -35,11 +40,9 @@ def parse_feed(xml: bytes, cik: str) -> list[FilingRow]:
         updated = entry.findtext("a:updated", "", _NS)
         if term not in RESULTS_FORMS or not found_cik or not accession or not updated:
             continue
-        if found_cik.group(1) != cik.zfill(10):
-            continue
         # Unlike the JSON's acceptanceDateTime, the feed's time carries its real offset.
         accepted = datetime.fromisoformat(updated)
-        rows[accession.group(1)] = FilingRow(
+        rows[found_cik.group(1), accession.group(1)] = FilingRow(
             accession=accession.group(1),
             form=term,
             filing_date=_filed(entry) or accepted.date(),
@@ -47,7 +50,10 @@ def parse_feed(xml: bytes, cik: str) -> list[FilingRow]:
             primary_document="",
             description=title.split(" - ", 1)[0],
         )
-    return list(rows.values())
+    by_cik: dict[str, list[FilingRow]] = {}
+    for (cik, _), row in rows.items():
+        by_cik.setdefault(cik, []).append(row)
+    return by_cik
 
 
 def _filed(entry: lxml.etree._Element) -> date | None:

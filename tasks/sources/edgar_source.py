@@ -80,6 +80,14 @@ class EdgarSource:
             extra = edgar_feed.parse_feed(self.client.latest_feed(), issuer.cik)
         return edgar.list_edgar(self.client, issuer, since, self.client.archives_url, cursor, extra)
 
+    def latest(self, issuers: Sequence[Issuer]) -> dict[str, list[str]]:
+        """The issuers' 6-K filings in the latest-filings feed, matched by CIK (one request)."""
+        rows = edgar_feed.parse_all(self.client.latest_feed())
+        found = {i.ticker: rows.get(i.cik.zfill(10), []) for i in issuers if i.cik}
+        return {
+            t: [f"{self.name}:{r.accession}" for r in hits] for t, hits in found.items() if hits
+        }
+
     def files(
         self, ref: DocumentRef, cik: str, pages: PageReader, archived: Sequence[StoredFile]
     ) -> tuple[SourceFile, ...]:

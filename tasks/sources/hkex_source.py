@@ -15,7 +15,7 @@ from typing import Any
 from tasks.core.enums import SourceName
 from tasks.core.errors import ParseError
 from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
-from tasks.sources import hkex, urls
+from tasks.sources import hkex, hkex_latest, urls
 from tasks.sources.http import HttpClient, Response
 from tasks.sources.listing import Listing
 from tasks.sources.protocol import PageReader
@@ -50,6 +50,11 @@ class HttpHkexClient:
             raise ParseError("HKEx title search answer is not a JSON object")
         return data
 
+    def latest_listing(self, language: str) -> bytes:
+        """The latest-announcements listing (first page) of the edition ``language``."""
+        lang = "c" if language == "zh" else "e"
+        return self._http.get(urls.hkex_latest_listing(self.hkex_url, lang)).content
+
     def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
         """One announcement file."""
         return self._http.get(url, headers)
@@ -79,6 +84,13 @@ class HkexSource:
             self.client, issuer, since, until, self.client.hkex_url, self.language, cursor,
             self.overlap_days,
         )  # fmt: skip
+
+    def latest(self, issuers: Sequence[Issuer]) -> dict[str, list[str]]:
+        """The issuers' announcements in the latest listing, matched by stock code (one
+        request)."""
+        news = hkex_latest.parse_latest(self.client.latest_listing(self.language), self.language)
+        found = {i.ticker: news.get(i.hkex_code.zfill(5), []) for i in issuers if i.hkex_code}
+        return {t: [f"{self.name}:{n}" for n in ids] for t, ids in found.items() if ids}
 
     def files(
         self, ref: DocumentRef, cik: str, pages: PageReader, archived: Sequence[StoredFile]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from tasks.core.enums import SourceName
 from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
@@ -55,6 +55,16 @@ class Source(Protocol):
 
     def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
         """Download one file (``headers`` for a conditional request)."""
+        ...
+
+
+@runtime_checkable
+class Watched(Protocol):
+    """A source with one cross-issuer listing of what it just published (the watch pass)."""
+
+    def latest(self, issuers: Sequence[Issuer]) -> dict[str, list[str]]:
+        """Document ids that listing shows for the configured ``issuers``, by ticker (one
+        request, whatever the number of issuers)."""
         ...
 
 

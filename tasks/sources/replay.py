@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tasks.core.enums import SourceName
+from tasks.sources import replay_feeds
 from tasks.sources.replay_throttle import SEC_PREFIXES, SecThrottle
 
 LAST_MODIFIED = formatdate(1_710_000_000, usegmt=True)
@@ -61,6 +62,7 @@ class ReplayArchive:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._feeds: dict[str, Any] = {}  # listings built from the archive, by its mtimes
 
     def answer(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
         """The answer SEC or HKEx would give for this request."""
@@ -69,6 +71,7 @@ class ReplayArchive:
             ("/Archives/edgar/data/", self._archives),
             ("/cgi-bin/browse-edgar", self._atom),
             ("/ncms/script/eds/", self._stock_list),
+            ("/ncms/json/eds/", self._latest_listing),
             ("/search/prefix.do", self._prefix),
             ("/search/titleSearchServlet.do", self._title_search),
             ("/listedco/", self._hkex_document),
@@ -95,10 +98,16 @@ class ReplayArchive:
         return Answer(403, ACCESS_DENIED, {"Content-Type": "application/xml"})
 
     def _atom(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
-        feed = self.root / SourceName.SEC / "getcurrent_6k.atom"
-        if not feed.is_file():
-            return Answer(404, b"")
-        return Answer(200, feed.read_bytes(), {"Content-Type": "application/atom+xml"})
+        feed = self.root / SourceName.SEC / "getcurrent_6k.atom"  # a recorded feed wins
+        body = (
+            feed.read_bytes() if feed.is_file() else replay_feeds.atom_feed(self.root, self._feeds)
+        )
+        return Answer(200, body, {"Content-Type": "application/atom+xml"})
+
+    def _latest_listing(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
+        if not path.endswith("_1.json"):  # one page: the newest rows
+            return Answer(404, b"<html><body>404 Not Found</body></html>")
+        return _json_answer(replay_feeds.latest_listing(self.root, self._feeds))
 
     def _stock_list(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
         found = self.root / SourceName.HKEX / path.rsplit("/", 1)[-1]
@@ -151,7 +160,10 @@ class ReplayArchive:
         return rows
 
     def _hkex_document(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
-        for rows_file in self.root.glob(f"{SourceName.HKEX}/*/titlesearch_rows.json"):
+        stem = path.rsplit("/", 1)[-1].removesuffix(".pdf")
+        named = [p.parent / "titlesearch_rows.json" for p in self.root.glob(f"hkex/*/{stem}.pdf")]
+        everything = self.root.glob(f"{SourceName.HKEX}/*/titlesearch_rows.json")
+        for rows_file in named or everything:  # a PDF named by its NEWS_ID: its folder only
             for row in json.loads(rows_file.read_text()):
                 if row["FILE_LINK"] == path:
                     pdf = rows_file.parent / f"{row['NEWS_ID']}.pdf"

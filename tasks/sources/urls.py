@@ -51,6 +51,11 @@ def hkex_active_stocks(hkex_url: str, lang: str = "e") -> str:
     return f"{hkex_url}/ncms/script/eds/activestock_sehk_{lang}.json"
 
 
+def hkex_latest_listing(hkex_url: str, lang: str = "e", page: int = 1) -> str:
+    """The latest-announcements listing of the Main Board (last day, newest first)."""
+    return f"{hkex_url}/ncms/json/eds/lcisehk1relsd{lang}_{page}.json"
+
+
 def hkex_prefix_search(hkex_url: str, code: str) -> str:
     """JSONP stock lookup by prefix (match the code exactly in the answer)."""
     query = urlencode(

@@ -22,6 +22,7 @@ from e2e_stack import (
     ROOT,
     Stack,
     free_port,
+    paused,
     prefect,
     scheduled_then_paused,
     start,
@@ -88,6 +89,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             prefect(env, "work-pool", "create", POOL, "--type", "process")
             deploy = ["--no-prompt", "deploy", "--all", "--prefect-file", "deploy/prefect.yaml"]
             prefect(worker_env, *deploy)
+            paused(api_url, "watch/watch")
             planned = scheduled_then_paused(api_url, ("sec-pass", "hkex-pass"))
             processes.append(
                 start(

@@ -139,3 +139,13 @@ def scheduled_then_paused(api_url: str, deployments: tuple[str, ...]) -> dict[st
             for run in deployment_runs(client, name, "Scheduled"):
                 client.delete_flow_run(run.id)
     return planned
+
+
+def paused(api_url: str, deployment: str) -> None:
+    """Pause a deployment ("flow/name") and drop the runs its schedule planned: the watch
+    deployment's every-minute passes must not compete with the test's own runs."""
+    with client_for(api_url) as client:
+        found = client.read_deployment_by_name(deployment)
+        client.pause_deployment(found.id)
+        for run in deployment_runs(client, deployment.split("/", 1)[1], "Scheduled"):
+            client.delete_flow_run(run.id)

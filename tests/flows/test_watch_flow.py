@@ -1,0 +1,101 @@
+"""The ``watch`` flow on a generated universe: one request per source when nothing is new,
+whatever the number of issuers; only the issuer with news is listed and processed."""
+
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from flows.watch import watch
+from storage import db
+from storage import documents as stored
+from storage.schema import documents
+from tasks.config.issuers import read_issuers
+from tasks.core.enums import SourceName
+from tasks.core.records import DocumentRef
+from tasks.sources.replay import ReplayServer
+from tasks.sources.replay_universe import Member, build_universe, member_of, publish
+
+LISTINGS = {"/cgi-bin/browse-edgar": 1, "/ncms/json/eds/lcisehk1relsde_1.json": 1}
+
+
+def _asked(replay, mark):
+    return Counter(r.path.split("?")[0] for r in replay.log[mark:])
+
+
+@pytest.fixture
+def universe(request, monkeypatch, tmp_path):
+    root = tmp_path / "universe"
+    build_universe(root, *request.param)
+    with ReplayServer(root) as server:
+        monkeypatch.setenv("FILINGS_DATABASE_URL", f"sqlite:///{tmp_path / 'warehouse.sqlite'}")
+        monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
+        monkeypatch.setenv("FILINGS_ISSUERS_FILE", str(root / "issuers.toml"))
+        monkeypatch.setenv(
+            "FILINGS_SINCE", (datetime.now(UTC).date() - timedelta(days=3)).isoformat()
+        )
+        for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
+            monkeypatch.setenv(name, server.url)
+        monkeypatch.setenv("FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS", "0")
+        yield root, server
+
+
+def _record_everything_listed(root, url):
+    """A warehouse that has recorded every document the universe lists (a backfill ran)."""
+    issuers = read_issuers(root / "issuers.toml")
+    engine = db.open_warehouse(url)
+    refs = []
+    for folder in sorted((root / SourceName.SEC).glob("*/*-*-*")):
+        ticker = member_of(folder.parent.name).ticker
+        refs.append(_ref(SourceName.SEC, folder.name, ticker))
+    for pdf in sorted((root / SourceName.HKEX).glob("*/*.pdf")):
+        ticker = member_of(pdf.parent.name).ticker
+        refs.append(_ref(SourceName.HKEX, pdf.stem, ticker))
+    with engine.begin() as conn:
+        stored.upsert_issuers(conn, issuers)
+        stored.record_documents(conn, refs)
+    engine.dispose()
+    return len(refs)
+
+
+def _ref(source, source_id, ticker):
+    when = datetime(2024, 1, 15, tzinfo=UTC)
+    return DocumentRef(source, source_id, ticker, "6-K", "results", when, f"https://x/{source_id}")
+
+
+@pytest.mark.parametrize("universe", [(300, 1)], indirect=True)
+def test_a_noop_pass_asks_each_listing_once_for_300_issuers(universe, tmp_path):
+    root, replay = universe
+    assert _record_everything_listed(root, f"sqlite:///{tmp_path / 'warehouse.sqlite'}") == 600
+    mark = len(replay.log)
+    summary = watch()
+    assert (summary.found, summary.new, summary.ingested) == (0, 0, 0)
+    assert summary.ok and _asked(replay, mark) == LISTINGS
+
+
+@pytest.mark.parametrize("universe", [(3, 0)], indirect=True)
+def test_only_the_issuer_with_news_is_listed_and_processed(universe, tmp_path):
+    root, replay = universe
+    mark = len(replay.log)
+    assert watch().new == 0 and _asked(replay, mark) == LISTINGS  # nothing published yet
+
+    # the first member is QFIN: its label catalog ships with the package
+    sec_id, hkex_id = publish(root, Member(0), 0, datetime.now(UTC) - timedelta(minutes=1))
+    mark = len(replay.log)
+    summary = watch()
+    assert summary.ok, summary.render()
+    assert (summary.new, summary.ingested) == (2, 2)
+    asked = [r.path for r in replay.log[mark:]]
+    assert not [p for p in asked if "900000" in p or "stockId=2000" in p]  # others untouched
+    assert any("CIK0001741530" in p for p in asked)
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'warehouse.sqlite'}")
+    with engine.connect() as conn:
+        rows = conn.execute(select(documents.c.document_id, documents.c.status)).all()
+    engine.dispose()
+    # processed to the end (a 2024 release re-published in 2026 may be quarantined)
+    assert {doc for doc, _ in rows} == {sec_id, hkex_id}
+    assert {status for _, status in rows} <= {"loaded", "quarantined"}
+
+    mark = len(replay.log)
+    assert watch().new == 0 and _asked(replay, mark) == LISTINGS
