@@ -57,9 +57,16 @@ def _check_ready(engine: Engine, source: Source, now: datetime) -> None:
 def _pause(
     engine: Engine, source: str, exc: RateLimitedError, now: datetime, minutes: float
 ) -> None:
-    until = now + timedelta(seconds=max(exc.pause_seconds, minutes * 60))
+    # SEC's block lasts about ten minutes whatever it says; a long Retry-After lasts as asked.
+    if exc.status == 403:
+        wait, reason = (
+            max(exc.pause_seconds, minutes * 60),
+            "SEC 403 Request Rate Threshold Exceeded",
+        )
+    else:
+        wait, reason = exc.pause_seconds, f"HTTP {exc.status} with a long Retry-After"
     with engine.begin() as conn:
-        state.set_pause(conn, source, until, "SEC 403 Request Rate Threshold Exceeded")
+        state.set_pause(conn, source, now + timedelta(seconds=wait), reason)
 
 
 def discover(

@@ -56,6 +56,11 @@ class Settings(BaseSettings):
         "", validation_alias=AliasChoices("prefect_api_url", "PREFECT_API_URL")
     )
     http_timeout_seconds: float = Field(30.0, gt=0)
+    http_max_megabytes: float = Field(64.0, gt=0, description="Largest body read (MiB).")
+    http_deadline_seconds: float = Field(300.0, gt=0, description="Longest one request takes.")
+    http_max_retry_after_seconds: float = Field(
+        120.0, ge=0, description="Longest Retry-After a run waits; longer pauses the source."
+    )
     since: date = Field(date(2024, 1, 1), description="Earliest filing date a first run fetches.")
     issuers_file: Path | None = None
     smtp_url: SecretStr | None = None

@@ -69,24 +69,33 @@ def _edgar(settings: Settings) -> EdgarSource:
             require_live_ready(settings)
         except ConfigError as exc:
             missing = str(exc)
-    http = HttpClient(
-        user_agent=settings.sec_user_agent or REPLAY_USER_AGENT,
-        limiter=sec_limiter(settings),
-        timeout=settings.http_timeout_seconds,
+    http = _http(
+        settings, sec_limiter(settings), (settings.sec_data_url, settings.sec_archives_url)
     )
     client = HttpEdgarClient(http, settings.sec_data_url, settings.sec_archives_url)
     return EdgarSource(client, latest_feed=settings.sec_latest_feed, missing_identity=missing)
 
 
 def _hkex(settings: Settings) -> HkexSource:
-    http = HttpClient(
-        user_agent=settings.sec_user_agent or REPLAY_USER_AGENT,
-        limiter=RateLimiter(settings.hkex_seconds_between_requests),
-        timeout=settings.http_timeout_seconds,
+    http = _http(
+        settings, RateLimiter(settings.hkex_seconds_between_requests), (settings.hkex_url,)
     )
     client = HttpHkexClient(http, settings.hkex_url)
     return HkexSource(
         client, language=settings.hkex_language, overlap_days=settings.hkex_overlap_days
+    )
+
+
+def _http(settings: Settings, limiter: Limiter, bases: tuple[str, ...]) -> HttpClient:
+    """A source's HTTP client: its pace, its base URLs, and the run's transfer bounds."""
+    return HttpClient(
+        user_agent=settings.sec_user_agent or REPLAY_USER_AGENT,
+        limiter=limiter,
+        timeout=settings.http_timeout_seconds,
+        bases=bases,
+        max_bytes=int(settings.http_max_megabytes * 1024 * 1024),
+        deadline=settings.http_deadline_seconds,
+        max_retry_after=settings.http_max_retry_after_seconds,
     )
 
 

@@ -8,6 +8,9 @@ place an HTTP status becomes an error class.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
 
 class PipelineError(Exception):
     """Base class: the message is one line a person can act on."""
@@ -27,7 +30,19 @@ class TransportError(PipelineError):
 
 
 class RetriableTransportError(TransportError):
-    """Temporary: 429, 5xx, timeout, dropped connection, truncated body. Retry with backoff."""
+    """Temporary: 429, 5xx, timeout, dropped connection, truncated body. Retry with backoff;
+    ``retry_after`` (seconds) is the wait the server asked for (429/503 Retry-After), if any."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str = "",
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, url=url, status=status)
+        self.retry_after = retry_after
 
 
 class RateLimitedError(TransportError):
@@ -36,8 +51,10 @@ class RateLimitedError(TransportError):
     Do not retry before ``pause_seconds``: retrying inside the block extends it.
     """
 
-    def __init__(self, message: str, *, url: str = "", pause_seconds: float = 600.0) -> None:
-        super().__init__(message, url=url, status=403)
+    def __init__(
+        self, message: str, *, url: str = "", pause_seconds: float = 600.0, status: int = 403
+    ) -> None:
+        super().__init__(message, url=url, status=status)
         self.pause_seconds = pause_seconds
 
 
@@ -72,10 +89,20 @@ class NotQuarantinedError(ValueError):
 
 _THROTTLE_MARKER = "request rate threshold exceeded"
 _MISSING_MARKERS = ("accessdenied", "nosuchkey")
+# The longest Retry-After a run waits for; a longer one pauses the source instead.
+MAX_RETRY_AFTER_SECONDS = 120.0
 
 
-def classify_status(status: int, body: str = "", *, url: str = "") -> TransportError | None:
-    """Map an HTTP status (and the start of its body) to an error, or None for success."""
+def classify_status(
+    status: int,
+    body: str = "",
+    *,
+    url: str = "",
+    retry_after: str = "",
+    max_wait: float = MAX_RETRY_AFTER_SECONDS,
+) -> TransportError | None:
+    """Map an HTTP status (the start of its body, its Retry-After header) to an error, or None
+    for success. A Retry-After longer than ``max_wait`` pauses the source rather than waiting."""
     if status < 300 or status == 304:
         return None
     lowered = body[:2000].lower()
@@ -84,8 +111,44 @@ def classify_status(status: int, body: str = "", *, url: str = "") -> TransportE
     if status == 404 or (status == 403 and any(m in lowered for m in _MISSING_MARKERS)):
         return NotFoundError(f"{url}: not found ({status})", url=url, status=status)
     if status == 429 or status == 408 or status >= 500:
-        return RetriableTransportError(f"{url}: HTTP {status}, will retry", url=url, status=status)
+        return _retriable(status, url, parse_retry_after(retry_after), max_wait)
     return FatalTransportError(f"{url}: HTTP {status}", url=url, status=status)
+
+
+def _retriable(status: int, url: str, wait: float | None, max_wait: float) -> TransportError:
+    if wait is None:
+        return RetriableTransportError(f"{url}: HTTP {status}, will retry", url=url, status=status)
+    if wait > max_wait:
+        return RateLimitedError(
+            f"{url}: HTTP {status} asks to wait {wait:.0f} s (Retry-After), over the "
+            f"{max_wait:.0f} s a run waits; pausing source",
+            url=url,
+            pause_seconds=wait,
+            status=status,
+        )
+    return RetriableTransportError(
+        f"{url}: HTTP {status}, will retry after {wait:.0f} s (Retry-After)",
+        url=url,
+        status=status,
+        retry_after=wait,
+    )
+
+
+def parse_retry_after(value: str, now: datetime | None = None) -> float | None:
+    """Seconds a Retry-After header asks for (delta-seconds or an HTTP date); None if absent
+    or unreadable."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
 def is_retriable(exc: BaseException) -> bool:

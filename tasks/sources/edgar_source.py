@@ -7,7 +7,6 @@ and the filing-index parsing are pure (:mod:`tasks.sources.edgar`, ``edgar_feed`
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from tasks.core.enums import SourceName
 from tasks.core.errors import ParseError
 from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
-from tasks.sources import edgar, edgar_feed, urls
+from tasks.sources import edgar, edgar_feed, transfer, urls
 from tasks.sources.http import HttpClient, Response
 from tasks.sources.listing import Listing
 from tasks.sources.protocol import PageReader
@@ -104,10 +103,7 @@ class EdgarSource:
 
 
 def _json(response: Response) -> Mapping[str, Any]:
-    try:
-        data = json.loads(response.content)
-    except ValueError:
-        raise ParseError(f"{response.url}: not JSON (truncated or an error page?)") from None
+    data = transfer.json_body(response.url, response.content, "submissions answer")
     if not isinstance(data, Mapping):
         raise ParseError(f"{response.url}: JSON is not an object")
     return data

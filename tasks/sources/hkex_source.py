@@ -7,15 +7,15 @@ default 1 s). The listing and its parsers are pure (:mod:`tasks.sources.hkex`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from tasks.core.enums import SourceName
 from tasks.core.errors import ParseError
 from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
-from tasks.sources import hkex, hkex_latest, urls
+from tasks.sources import hkex, hkex_latest, transfer, urls
 from tasks.sources.http import HttpClient, Response
 from tasks.sources.listing import Listing
 from tasks.sources.protocol import PageReader
@@ -95,8 +95,12 @@ class HkexSource:
     def files(
         self, ref: DocumentRef, cik: str, pages: PageReader, archived: Sequence[StoredFile]
     ) -> tuple[SourceFile, ...]:
-        """The announcement's file as listed, else the PDF its link names."""
-        return ref.files or (SourceFile(ref.url.rsplit("/", 1)[-1], ref.url, "PDF"),)
+        """The announcement's file as listed, else the PDF its link names, on the configured
+        HKEx URL (a stored URL may name a replay server gone since, or an old base URL)."""
+        if ref.files:
+            return ref.files
+        url = urls.hkex_document(self.client.hkex_url, urlsplit(ref.url).path)
+        return (SourceFile(url.rsplit("/", 1)[-1], url, "PDF"),)
 
     def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
         """One announcement file."""
@@ -104,7 +108,4 @@ class HkexSource:
 
 
 def _json(response: Response) -> Any:
-    try:
-        return json.loads(response.content)
-    except ValueError:
-        raise ParseError(f"{response.url}: not JSON (truncated or an error page?)") from None
+    return transfer.json_body(response.url, response.content, "HKEx answer")

@@ -12,13 +12,20 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
+from urllib.parse import urlsplit
 
 import requests
 
-from tasks.core.errors import FatalTransportError, RetriableTransportError, classify_status
+from tasks.core.errors import (
+    MAX_RETRY_AFTER_SECONDS,
+    FatalTransportError,
+    RetriableTransportError,
+    classify_status,
+)
+from tasks.sources import transfer
 
 
 class Limiter(Protocol):
@@ -151,7 +158,14 @@ class Response:
 
 
 class HttpClient:
-    """A requests session bound to one source's pace and identity."""
+    """A requests session bound to one source's pace, identity and base URLs.
+
+    Bodies are bounded (``max_bytes``, a ``deadline`` per request) and redirects are followed
+    here, each hop taking a limiter slot, only within ``bases`` (the source's configured base
+    URLs; the requested URL's origin when none are given). After a Retry-After, the next
+    request of this client waits until the server's time has come (capped at
+    ``max_retry_after``; a longer one pauses the source: RateLimitedError).
+    """
 
     def __init__(
         self,
@@ -160,32 +174,81 @@ class HttpClient:
         limiter: Limiter,
         timeout: float = 30.0,
         session: requests.Session | None = None,
+        bases: Sequence[str] = (),
+        max_bytes: int = 64 * transfer.MIB,
+        deadline: float = 300.0,
+        max_redirects: int = 5,
+        max_retry_after: float = MAX_RETRY_AFTER_SECONDS,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._session = session or requests.Session()
         self._session.headers.update({"User-Agent": user_agent, "Accept-Encoding": "gzip"})
         self._limiter = limiter
         self._timeout = timeout
+        self.bases = tuple(bases)
+        self.max_bytes = max_bytes
+        self.deadline = deadline
+        self.max_redirects = max_redirects
+        self.max_retry_after = max_retry_after
+        self._sleep = sleep
+        self._resume_at = 0.0
         self.requests_made = 0
 
     def get(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
         """GET ``url``; raise a classified TransportError unless it answered 2xx or 304."""
+        bases = self.bases or (transfer.origin_of(url),)
+        if not transfer.within(url, bases):
+            raise FatalTransportError(f"{url}: outside the source's base URL; not fetched", url=url)
+        current = url
+        for _ in range(self.max_redirects + 1):
+            raw = self._send(current, headers)
+            location = raw.headers.get("Location", "")
+            if raw.status_code not in transfer.REDIRECTS or not location:
+                return self._answer(current, raw)
+            raw.close()
+            current = transfer.redirect_target(current, location, bases)
+        raise FatalTransportError(f"{url}: more than {self.max_redirects} redirects", url=url)
+
+    def _send(self, url: str, headers: Mapping[str, str] | None) -> requests.Response:
+        wait = self._resume_at - time.monotonic()
+        if wait > 0:  # the server's Retry-After: nothing goes before it has passed
+            self._sleep(wait)
         self._limiter.acquire()
         self.requests_made += 1
         try:
-            raw = self._session.get(url, headers=dict(headers or {}), timeout=self._timeout)
-            content = raw.content
+            return self._session.get(
+                url,
+                headers=dict(headers or {}),
+                timeout=self._timeout,
+                stream=True,
+                allow_redirects=False,
+            )
         except (requests.ConnectionError, requests.Timeout) as exc:
             raise RetriableTransportError(
                 f"{url}: {type(exc).__name__}, will retry", url=url
             ) from None
-        except requests.exceptions.ChunkedEncodingError:
-            raise RetriableTransportError(f"{url}: truncated body, will retry", url=url) from None
         except requests.RequestException as exc:
-            raise FatalTransportError(f"{url}: {exc}", url=url) from None
-        error = classify_status(raw.status_code, content[:2000].decode("latin-1"), url=url)
+            raise FatalTransportError(f"{url}: {_first_line(exc)}", url=url) from None
+
+    def _answer(self, url: str, raw: requests.Response) -> Response:
+        if raw.status_code < 300:
+            content = transfer.read_body(url, raw, self.max_bytes, time.monotonic() + self.deadline)
+        else:
+            content = transfer.read_prefix(raw)
+        error = classify_status(
+            raw.status_code,
+            content[:2000].decode("latin-1"),
+            url=url,
+            retry_after=raw.headers.get("Retry-After", ""),
+            max_wait=self.max_retry_after,
+        )
+        if isinstance(error, RetriableTransportError) and error.retry_after:
+            self._resume_at = time.monotonic() + error.retry_after
         if error is not None:
             raise error
-        _check_length(url, raw, content)
+        transfer.check_length(url, raw.headers, content)
+        if raw.status_code == 200 and urlsplit(url).path.lower().endswith(".pdf"):
+            transfer.check_pdf(url, content, transfer.media_type(raw.headers))
         return Response(url=url, status=raw.status_code, content=content, headers=dict(raw.headers))
 
     def close(self) -> None:
@@ -193,10 +256,6 @@ class HttpClient:
         self._session.close()
 
 
-def _check_length(url: str, raw: requests.Response, content: bytes) -> None:
-    # requests does not notice a body cut short when the server closes early.
-    declared = raw.headers.get("Content-Length")
-    if declared and raw.headers.get("Content-Encoding") is None and int(declared) != len(content):
-        raise RetriableTransportError(
-            f"{url}: truncated body ({len(content)} of {declared} bytes), will retry", url=url
-        )
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

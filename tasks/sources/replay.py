@@ -11,6 +11,7 @@ to every SEC request for ``block_seconds`` (on the server's clock, which tests m
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -23,7 +24,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tasks.core.enums import SourceName
-from tasks.sources import replay_feeds
+from tasks.sources import replay_faults, replay_feeds
 from tasks.sources.replay_throttle import SEC_PREFIXES, SecThrottle
 
 LAST_MODIFIED = formatdate(1_710_000_000, usegmt=True)
@@ -37,8 +38,8 @@ RATE_BLOCK = (
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """One HTTP answer (or a fault: ``drop`` closes the socket, ``truncate`` cuts the body,
-    ``stall`` waits ``delay`` seconds before answering)."""
+    """One HTTP answer, or a fault played on the wire (``drop``, ``truncate``, ``stall``,
+    ``stall_body``, ``drip``, ``chunked``, ``drop_mid_body``: see ``replay_faults``)."""
 
     status: int
     body: bytes = b""
@@ -214,7 +215,7 @@ class ReplayServer:
         self._faults: list[tuple[str, list[Answer]]] = []
         self._lock = threading.Lock()
         self.throttle = SecThrottle(sec_rate_limit, block_seconds) if sec_rate_limit else None
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
+        self._server = _QuietServer(("127.0.0.1", port), _handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, args=(0.05,), daemon=True
@@ -260,6 +261,15 @@ class ReplayServer:
         self._server.server_close()
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up mid-answer (a fault test's timeout) is expected, not an error."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            return
+        super().handle_error(request, client_address)
+
+
 def _handler_for(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -275,23 +285,7 @@ def _handler_for(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
             self._send(answer)
 
         def _send(self, answer: Answer) -> None:
-            if answer.fault == "stall":
-                time.sleep(answer.delay)
-            if answer.fault == "drop":
-                self.close_connection = True
-                self.connection.close()
-                return
-            self.send_response(answer.status)
-            for name, value in answer.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(answer.body)))
-            self.end_headers()
-            body = (
-                answer.body[: len(answer.body) // 2] if answer.fault == "truncate" else answer.body
-            )
-            self.wfile.write(body)
-            if answer.fault == "truncate":
-                self.close_connection = True
+            replay_faults.send(self, answer)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
             return  # the request log replaces stderr noise

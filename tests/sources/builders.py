@@ -107,4 +107,5 @@ def write_hkex(root: Path, rows: list[dict]) -> None:
     (root / "hkex" / "activestock_sehk_e.json").write_text(json.dumps(stocks))
     (folder / "titlesearch_rows.json").write_text(json.dumps(rows))
     for row in rows:
-        (folder / f"{row['NEWS_ID']}.pdf").write_bytes(b"%PDF-1.4 " + row["NEWS_ID"].encode())
+        pdf = b"%PDF-1.4 " + row["NEWS_ID"].encode() + b"\n%%EOF\n"  # whole: it has a trailer
+        (folder / f"{row['NEWS_ID']}.pdf").write_bytes(pdf)

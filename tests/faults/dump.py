@@ -1,0 +1,74 @@
+"""A warehouse as comparable data: every table but ``runs``, rows sorted, run-specific values
+(timestamps, surrogate keys, the replay server's port, Prefect run ids) taken out.
+
+Two warehouses with equal dumps hold the same documents, files, facts, validations, guidance,
+dividends, alerts and deliveries: what "a rerun after a fault ends where an uninterrupted run
+ends" means in these tests.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.engine import Connection
+
+from storage import schema
+from storage.types import UtcDateTime
+
+SKIPPED_TABLES = {"runs"}
+# Per-run values: when a row was written, which run wrote it, where the replay server listened.
+SKIPPED_COLUMNS = {"run_id", "attempts", "last_error", "status_reason"}
+_PORT = re.compile(r"127\.0\.0\.1:\d+")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+Dump = dict[str, list[tuple[Any, ...]]]
+
+
+def _kept(table: Any) -> list[Any]:
+    columns = []
+    for column in table.columns:
+        timestamp = isinstance(column.type, UtcDateTime) and column.name != "published_at"
+        surrogate = column.primary_key and column.autoincrement is True
+        if timestamp or surrogate or column.name in SKIPPED_COLUMNS:
+            continue
+        columns.append(column)
+    return columns
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        return _UUID.sub("<uuid>", _PORT.sub("<replay>", value))
+    return value
+
+
+def dump_connection(conn: Connection) -> Dump:
+    """The comparable content of every warehouse table."""
+    out: Dump = {}
+    for table in schema.metadata.sorted_tables:
+        if table.name in SKIPPED_TABLES:
+            continue
+        rows = conn.execute(select(*_kept(table))).all()
+        out[table.name] = sorted((tuple(_clean(v) for v in r) for r in rows), key=repr)
+    return out
+
+
+def dump(engine: Engine) -> Dump:
+    """:func:`dump_connection` on a fresh connection."""
+    with engine.connect() as conn:
+        return dump_connection(conn)
+
+
+def differences(got: Dump, want: Dump) -> list[str]:
+    """Human-readable differences, table by table (empty when equal)."""
+    lines = []
+    for name in sorted(set(got) | set(want)):
+        extra = set(got.get(name, [])) - set(want.get(name, []))
+        missing = set(want.get(name, [])) - set(got.get(name, []))
+        if extra or missing or len(got.get(name, [])) != len(want.get(name, [])):
+            lines.append(
+                f"{name}: {len(got.get(name, []))} rows vs {len(want.get(name, []))}; "
+                f"extra {sorted(extra, key=repr)[:2]} missing {sorted(missing, key=repr)[:2]}"
+            )
+    return lines
