@@ -4,10 +4,10 @@ The source registry is here, keyed by :class:`~tasks.core.enums.SourceName`: the
 decides which class serves a source. Adding a source is one module in ``tasks/sources`` (a
 :class:`~tasks.sources.protocol.Source`) and one entry in :data:`REGISTRY` (plus its settings).
 
-SEC allows 10 requests per second per user. On the embedded default one process-wide limiter
-covers every task and thread of the run; where a Prefect server is configured
+SEC allows 10 requests per second per user. A file pacer under the data folder covers every
+task, thread and process of the machine; where a Prefect server is configured
 (``PREFECT_API_URL``, or ``FILINGS_SEC_LIMITER=prefect``) a Prefect global concurrency limit
-with slot decay covers every flow run that uses that server.
+with slot decay is taken first, for every flow run that uses that server.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from tasks.core.errors import ConfigError
 from tasks.sources.archive import RawArchive
 from tasks.sources.edgar_source import EdgarSource, HttpEdgarClient
 from tasks.sources.hkex_source import HkexSource, HttpHkexClient
-from tasks.sources.http import HttpClient, Limiter, PrefectRateLimiter, RateLimiter, shared_limiter
+from tasks.sources.http import HttpClient, Limiter, PrefectRateLimiter, RateLimiter
 from tasks.sources.local import LocalFiles
+from tasks.sources.pacer import Chained, FilePacer
 from tasks.sources.protocol import Source, Sources
 
 REPLAY_USER_AGENT = "filings-pipeline replay@localhost"
@@ -42,17 +43,19 @@ def raw_archive(settings: Settings) -> RawArchive:
 
 
 def sec_limiter(settings: Settings) -> Limiter:
-    """The limiter SEC requests share: Prefect's global limit on a server, else in-process."""
+    """The limiter SEC requests share: the machine-wide file pacer (every thread and process
+    using this data folder), behind Prefect's global limit when a server is used."""
     rate = settings.sec_max_requests_per_second
     mode = settings.sec_limiter
     if mode == "auto":
         mode = "prefect" if settings.prefect_api_url else "local"
+    # Whole requests per rolling second: 10/s allows 10 in any second, never 11.
+    pacer = FilePacer(settings.data_dir.resolve() / "sec-requests.pacer", max(1, int(rate)))
     if mode == "prefect":
         limiter = PrefectRateLimiter(settings.sec_rate_limit_name, rate)
         limiter.ensure()
-        return limiter
-    # Whole requests per rolling second: 10/s allows 10 in any second, never 11.
-    return shared_limiter(SourceName.SEC, max(1, int(rate)))
+        return Chained(limiter, pacer)
+    return pacer
 
 
 def _loopback(url: str) -> bool:

@@ -2,16 +2,15 @@
 
 It never retries by itself: it raises a classified error from :mod:`tasks.core.errors`, and the
 Prefect task around it retries only what is retriable. Every request first takes a slot from a
-:class:`Limiter`: an in-process one (shared by every thread of the process) on the embedded
-default, or a Prefect global concurrency limit with slot decay when a Prefect server is used, so
-flow runs in other processes share the same budget.
+:class:`Limiter`: for SEC the machine-wide :class:`~tasks.sources.pacer.FilePacer` (shared by
+every thread and process), behind a Prefect global concurrency limit with slot decay when a
+Prefect server is used.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -59,46 +58,6 @@ class RateLimiter:
             self._sleep(start - now)
 
 
-class WindowLimiter:
-    """At most ``max_calls`` starts in any ``window`` seconds, across threads (a sliding log).
-
-    Starts are also spaced ``window / max_calls`` apart (no bursts), and ``margin`` widens the
-    window so that jitter between our clock and the server's cannot put an eleventh request
-    into one of the server's seconds: 10/s becomes 10 per 1.15 s, evenly spread.
-    """
-
-    def __init__(
-        self,
-        max_calls: int,
-        window: float = 1.0,
-        margin: float = 0.15,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.max_calls = max(1, max_calls)
-        self.window = window
-        self.span = window + margin
-        self._clock = clock
-        self._sleep = sleep
-        self._starts: deque[float] = deque()
-        self._lock = threading.Lock()
-
-    def acquire(self) -> None:
-        """Block until a slot is free, then take it."""
-        with self._lock:
-            now = self._clock()
-            start = now
-            if self._starts:
-                start = max(start, self._starts[-1] + self.window / self.max_calls)
-            if len(self._starts) >= self.max_calls:
-                start = max(start, self._starts[-self.max_calls] + self.span)
-            self._starts.append(start)
-            while len(self._starts) > self.max_calls:
-                self._starts.popleft()
-        if start > now:
-            self._sleep(start - now)
-
-
 class PrefectRateLimiter:
     """A Prefect global concurrency limit with slot decay, shared by every process on a server.
 
@@ -128,19 +87,6 @@ class PrefectRateLimiter:
         from prefect.concurrency.sync import rate_limit
 
         rate_limit(self.name, occupy=1, timeout_seconds=self._timeout, strict=True)
-
-
-_SHARED: dict[str, WindowLimiter] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def shared_limiter(key: str, max_calls: int, window: float = 1.0) -> WindowLimiter:
-    """The process-wide limiter of one source: every client and thread of a run shares it."""
-    with _SHARED_LOCK:
-        found = _SHARED.get(key)
-        if found is None or (found.max_calls, found.window) != (max_calls, window):
-            found = _SHARED[key] = WindowLimiter(max_calls, window)
-        return found
 
 
 @dataclass(frozen=True, slots=True)

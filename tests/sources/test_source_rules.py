@@ -6,7 +6,8 @@ from pathlib import Path
 
 from tasks.core.records import Issuer, ListedDocument
 from tasks.sources import disclosure, edgar, edgar_feed, hkex
-from tasks.sources.http import PrefectRateLimiter, WindowLimiter, shared_limiter
+from tasks.sources.http import PrefectRateLimiter
+from tasks.sources.pacer import FilePacer
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "reference"
 QFIN = Issuer("QFIN", "Qifu", "0001741530", "03660")
@@ -26,16 +27,29 @@ def _limited_starts(limiter_factory, calls):
     return starts
 
 
-def test_window_limiter_never_admits_eleven_in_a_second():
-    starts = _limited_starts(lambda c, s: WindowLimiter(10, clock=c, sleep=s), 50)
+def test_pacer_never_admits_eleven_in_a_second(tmp_path):
+    pacer = lambda c, s: FilePacer(tmp_path / "p", 10, clock=c, sleep=s)  # noqa: E731
+    starts = _limited_starts(pacer, 50)
     worst = max(sum(1 for t in starts if s <= t < s + 1.0) for s in starts)
     assert worst <= 10
-    assert starts[-1] < 50 * 0.12  # and it is not needlessly slow
+    assert starts[-1] < 50 * 0.112  # and it is not needlessly slow: 9.09/s
 
 
-def test_shared_limiter_is_one_per_source():
-    assert shared_limiter("t", 10) is shared_limiter("t", 10)
-    assert shared_limiter("t", 10) is not shared_limiter("u", 10)
+def test_pacers_on_one_file_share_one_log(tmp_path):
+    now = [0.0]
+
+    def sleep(seconds):
+        now[0] += seconds
+
+    first, second = (
+        FilePacer(tmp_path / "p", 10, clock=lambda: now[0], sleep=sleep) for _ in range(2)
+    )
+    for _ in range(6):
+        first.acquire()
+        second.acquire()
+    log = json.loads((tmp_path / "p").read_text())
+    assert len(log) == 10 and log == sorted(log)
+    assert now[0] >= 1.1  # the eleventh and twelfth waited for the window, whoever asked
 
 
 def test_prefect_limit_admits_at_most_the_rate_per_second():
