@@ -8,8 +8,9 @@
 - ``restatements``: each later report of a (issuer, metric, period) whose value differs from
   the report before it beyond the rounding of the less precise of the two: both values, both
   documents, both report dates.
-- ``line_items``: the statement-table rows stored as facts, as printed (label), with the
-  statement they belong to. Rows no metric maps to are not stored yet (issue #14 adds them).
+- ``line_items``: every value cell of every statement table read from a document, as printed
+  (``statement_rows``, revision 0007): statement, section path, label, period, unit, value and
+  the metric it maps to or NULL.
 """
 
 from __future__ import annotations
@@ -21,18 +22,10 @@ from sqlalchemy import Column, Date, Integer, Table, Text
 
 from storage.types import SCALE, ExactDecimal
 from storage.view_parts import precision_steps, sql_literal
-from tasks.core.enums import Basis, Origin, Status
+from tasks.core.enums import Basis, Status
 from tasks.core.metrics import METRICS_CSV
 
-_US_GAAP, _IFRS = sql_literal(Basis.US_GAAP), sql_literal(Basis.IFRS)
-_QUARANTINED, _TABLE = sql_literal(Status.QUARANTINED), sql_literal(Origin.TABLE)
-# metrics.csv "statement" -> the contract's line_items.statement
-_STATEMENTS = {
-    "income": "income_statement",
-    "balance": "balance_sheet",
-    "cash_flow": "cash_flow",
-    "non_gaap": "non_gaap_reconciliation",
-}
+_US_GAAP, _QUARANTINED = sql_literal(Basis.US_GAAP), sql_literal(Status.QUARANTINED)
 
 
 def _text(value: str) -> str:
@@ -112,16 +105,10 @@ WHERE r.prev_document_id IS NOT NULL AND r.prev_unit = r.unit
 
 
 def _line_items(_dialect: str) -> str:
-    cases = " ".join(f"WHEN '{k}' THEN '{v}'" for k, v in _STATEMENTS.items())
-    return f"""
-SELECT d.issuer, f.document_id,
-       CASE WHEN f.basis = {_IFRS} THEN 'ifrs_reconciliation'
-            ELSE CASE m.statement {cases} ELSE 'other' END END AS statement,
-       CAST(NULL AS TEXT) AS section, f.row_label AS label, f.period_start, f.period_end,
-       f.unit, f.value, f.metric, f.reported_on
-FROM facts f JOIN documents d ON d.document_id = f.document_id
-LEFT JOIN metric_labels m ON m.metric = f.metric
-WHERE f.origin = {_TABLE}"""
+    return """
+SELECT d.issuer, r.document_id, r.statement, NULLIF(r.section, '') AS section, r.label,
+       r.period_start, r.period_end, r.unit, r.value, r.metric, r.reported_on
+FROM statement_rows r JOIN documents d ON d.document_id = r.document_id"""
 
 
 # Creation order: facts_fiscal and line_items read metric_labels (and facts_latest).

@@ -1,4 +1,4 @@
-"""Loading one document: kind, facts, validation results, guidance, dividends and status.
+"""Loading one document: kind, facts, line items, validation results, guidance, dividends, status.
 
 Everything for a document happens in one transaction whose first statement updates the
 document's row, kind and final status included, which locks it (the row on PostgreSQL, the
@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from storage import schema
 from storage.facts import upsert_facts
+from storage.line_items import upsert_line_items
 from storage.mapping import Row, dividend_row, guidance_row, result_row
 from storage.quality import status_after_validation
 from storage.schema import documents, validation_results
@@ -25,6 +26,7 @@ from storage.sql import chunks, utcnow
 from tasks.core.enums import DocKind, Status
 from tasks.core.errors import UnknownDocumentError
 from tasks.core.records import Dividend, Fact, Guidance, LoadCounts, ValidationResult
+from tasks.core.rowrecords import LineItem
 
 # The per-document tables a load replaces, in the order _lock_document reports them.
 _REPLACED = (validation_results, schema.guidance, schema.dividends)
@@ -36,6 +38,7 @@ class _Locked(NamedTuple):
     status: Status
     published_on: date
     has_facts: bool
+    has_line_items: bool
     has_rows: tuple[bool, ...]  # per table of _REPLACED
 
 
@@ -50,13 +53,15 @@ def load_document(
     guidance: Sequence[Guidance] = (),
     dividends: Sequence[Dividend] = (),
     run_id: str | None = None,
+    line_items: Sequence[LineItem] = (),
 ) -> LoadCounts:
     """Store one document's extraction in one transaction; idempotent.
 
     New facts are inserted and identical re-reports are no-ops. Validation results,
     guidance and dividends replace the document's previous ones. ``kind`` (when given) is
-    recorded. The document ends ``quarantined`` (facts kept, hidden from facts_latest) or
-    ``loaded``, by :func:`storage.quality.status_after_validation`.
+    recorded. ``line_items`` (every statement cell as printed) are stored as read now
+    (``storage.line_items``). The document ends ``quarantined`` (facts kept, hidden from
+    facts_latest) or ``loaded``, by :func:`storage.quality.status_after_validation`.
     """
     with engine.begin() as conn:
         now = utcnow()
@@ -66,6 +71,9 @@ def load_document(
         locked = _lock_document(conn, document_id, now, values)
         inserted, updated, unchanged = upsert_facts(
             conn, document_id, facts, locked.published_on, now, stored=locked.has_facts
+        )
+        upsert_line_items(
+            conn, document_id, line_items, locked.published_on, now, stored=locked.has_line_items
         )
         replacements = (
             [result_row(v, run_id, now) for v in validations],
@@ -97,11 +105,15 @@ def _lock_document(
     row = conn.execute(stmt).one_or_none()
     if row is None:
         raise UnknownDocumentError(f"unknown document {document_id!r}: record it first")
-    tables = (schema.facts, *_REPLACED)
+    tables = (schema.facts, schema.statement_rows, *_REPLACED)
     stored = select(*(exists().where(t.c.document_id == document_id) for t in tables))
-    has_facts, *has_rows = conn.execute(stored).one()
+    has_facts, has_line_items, *has_rows = conn.execute(stored).one()
     return _Locked(
-        Status(row.status), row.published_on, bool(has_facts), tuple(bool(v) for v in has_rows)
+        Status(row.status),
+        row.published_on,
+        bool(has_facts),
+        bool(has_line_items),
+        tuple(bool(v) for v in has_rows),
     )
 
 

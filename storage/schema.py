@@ -158,6 +158,44 @@ facts = Table(
     Index("ix_facts_metric_period", "metric", "period_end"),
 )
 
+# 0007: every value cell of every statement as printed (line_items), mapped to a metric or not;
+# one row per document x cell, so a rerun changes nothing and a restating document adds its own.
+statement_rows = Table(
+    "statement_rows",
+    metadata,
+    Column("row_id", SurrogateKey, primary_key=True, autoincrement=True),
+    _document_fk(index=False),  # uq_statement_rows_identity leads with document_id
+    Column("statement", Text, nullable=False),
+    Column("table_title", Text, nullable=False, server_default=""),
+    Column("section", Text, nullable=False, server_default=""),
+    Column("label", Text, nullable=False),
+    Column("row_index", Integer, nullable=False),
+    Column("period_start", Date),  # NULL for instants
+    Column("period_end", Date, nullable=False),
+    Column("basis", Text, nullable=False),
+    Column("unit", Text, nullable=False),
+    Column("value", ExactDecimal, nullable=False),
+    Column("scale", Integer, nullable=False),
+    Column("decimals", Integer, nullable=False),
+    Column("metric", Text),  # the metrics.csv id the row maps to, or NULL
+    *_provenance(),
+    Column("reported_on", Date, nullable=False),
+    Column("loaded_at", UtcDateTime, nullable=False),
+    Index(
+        "uq_statement_rows_identity",
+        "document_id",
+        "file",
+        "locator",
+        "row_index",
+        "column_label",
+        text(f"coalesce(period_start, '{NO_PERIOD_START}')"),
+        "period_end",
+        "basis",
+        unique=True,
+    ),  # fmt: skip
+    Index("ix_statement_rows_metric_period", "metric", "period_end"),
+)
+
 guidance = Table(
     "guidance",
     metadata,

@@ -1,6 +1,7 @@
 """Load stage: store what one document yielded, in one transaction (``storage.loading``).
 
-Kind, facts, outlook, dividends, validation results and the status they give (quarantined when
+Kind, facts, line items (every statement cell as printed, with the metric it maps to), outlook,
+dividends, validation results and the status they give (quarantined when
 a critical expectation failed, unless a person released the document) are written together: a
 document is loaded whole or not at all. A document a stage failed on is marked ``failed`` and
 picked up again by the next run.
@@ -17,6 +18,7 @@ from sqlalchemy.engine import Engine
 from storage import documents, loading
 from tasks.core.enums import Status
 from tasks.core.records import Extraction, LoadCounts, ValidationResult, quarantine_required
+from tasks.parsers.standard import line_items
 
 
 def load(
@@ -32,6 +34,7 @@ def load(
         kind=extraction.kind,
         guidance=extraction.guidance,
         dividends=extraction.dividends,
+        line_items=line_items(extraction.rows, extraction.facts),
     )
 
 

@@ -659,6 +659,18 @@ WHERE f.origin = 'table'
 }
 
 
+# Revision 0007: line_items reads statement_rows (every statement cell as printed, mapped or not).
+_LINE_ITEMS_0007 = """
+SELECT d.issuer, r.document_id, r.statement, NULLIF(r.section, '') AS section, r.label,
+       r.period_start, r.period_end, r.unit, r.value, r.metric, r.reported_on
+FROM statement_rows r JOIN documents d ON d.document_id = r.document_id
+"""
+VIEWS_0007: Views = {
+    **VIEWS_0006,
+    "line_items": {"sqlite": _LINE_ITEMS_0007, "postgresql": _LINE_ITEMS_0007},
+}
+
+
 def create_views(conn: Connection, views: Views) -> None:
     """Create ``views`` in order (each may read the ones before it)."""
     for name, by_dialect in views.items():

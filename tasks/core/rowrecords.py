@@ -60,3 +60,13 @@ class RefusedRow:
     row_label: str  # "" when the whole statement was refused
     locator: str  # "table 4", "page 12, table 2"
     reason: str  # "period not readable from the header"
+
+
+@dataclass(frozen=True, slots=True)
+class LineItem:
+    """A statement row as the warehouse keeps it: the unit its value is in, and the metric it
+    maps to (a metrics.csv id) or None."""
+
+    row: StatementRow
+    unit: str  # CNY, USD/share, shares, ... (as facts_latest's unit)
+    metric: str | None = None

@@ -48,14 +48,6 @@ def test_a_restatement_names_both_values_and_documents(engine: Engine, db_url: s
     ]  # fmt: skip
 
 
-def test_line_items_are_the_table_rows_as_printed(engine: Engine, db_url: str) -> None:
-    _loaded(engine)
-    frame = filings.read_line_items(metrics=["total_assets"], url=db_url)
-    assert frame[["statement", "label", "unit"]].values.tolist() == [
-        ["balance_sheet", "total_assets", "CNY"]
-    ]
-
-
 def test_metric_labels_agree_with_metrics_csv(engine: Engine, db_url: str) -> None:
     # The view freezes metrics.csv at its revision: editing the catalog needs a new revision.
     frame = filings.read_metric_labels(url=db_url)

@@ -1,0 +1,82 @@
+"""Statement rows -> line items: the metric of the fact read from the same cell, else a unit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+from decimal import Decimal
+
+from tasks.core.enums import Origin
+from tasks.core.records import Fact, Provenance
+from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
+from tasks.parsers.standard import line_items, row_unit
+
+Q = (date(2024, 10, 1), date(2024, 12, 31))
+
+
+def _row(label: str, value: str, index: int, currency: str = "CNY") -> StatementRow:
+    return StatementRow(
+        statement=StatementKind.INCOME_STATEMENT,
+        table_title="UNAUDITED CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS",
+        row_label=label,
+        row_index=index,
+        section="",
+        period_start=Q[0],
+        period_end=Q[1],
+        currency=currency,
+        value=Decimal(value),
+        scale=3,
+        decimals=-3,
+        provenance=Provenance("ex99-1.htm", "table 3", label, "Q4 2024 RMB", value),
+    )
+
+
+def _fact(metric: str, row: StatementRow, unit: str = "CNY", **kw: object) -> Fact:
+    return Fact(
+        metric=metric,
+        period_start=row.period_start,
+        period_end=row.period_end,
+        value=row.value,
+        unit=unit,
+        scale=3,
+        decimals=-3,
+        provenance=row.provenance,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+OTHER_A = _row("Other services fees", "100", 1)
+OTHER_B = _row("Other services fees", "100", 5)  # the same label and figure in another section
+REVENUE = _row("Total net revenue", "4482252000", 6)
+EPS = _row("Net income per ADS - Basic", "12.54", 9)
+ROWS = (OTHER_A, OTHER_B, REVENUE, EPS)
+
+
+def test_each_table_fact_names_the_metric_of_its_own_cell() -> None:
+    facts = [
+        _fact("other_services_fees_credit_driven", OTHER_A),
+        _fact("other_services_fees_platform", replace(OTHER_B, row_label="x")),
+        _fact("total_net_revenue", REVENUE),
+        _fact("eps_basic_per_ads", EPS, unit="CNY/ADS"),
+    ]
+    assert line_items(ROWS, facts) == (
+        LineItem(OTHER_A, "CNY", "other_services_fees_credit_driven"),
+        LineItem(OTHER_B, "CNY", "other_services_fees_platform"),
+        LineItem(REVENUE, "CNY", "total_net_revenue"),
+        LineItem(EPS, "CNY/ADS", "eps_basic_per_ads"),
+    )
+
+
+def test_narrative_figures_and_other_values_map_nothing() -> None:
+    narrative = _fact("total_net_revenue", REVENUE, origin=Origin.NARRATIVE)
+    elsewhere = _fact("net_income", replace(REVENUE, value=Decimal("1")))
+    items = line_items(ROWS, [narrative, elsewhere])
+    assert [i.metric for i in items] == [None, None, None, None]
+    assert [i.unit for i in items] == ["CNY", "CNY", "CNY", "CNY/ADS"]
+
+
+def test_a_row_nothing_maps_takes_its_unit_from_currency_and_label() -> None:
+    assert row_unit(_row("Basic earnings per share", "1.62", 0, "USD")) == "USD/share"
+    assert row_unit(_row("Weighted average shares", "51000000", 0, "")) == "shares"
+    assert row_unit(_row("Gross margin %", "48.5", 0, "")) == "percent"
+    assert row_unit(_row("Number of stores", "441", 0, "")) == "count"
