@@ -659,14 +659,96 @@ WHERE f.origin = 'table'
 }
 
 
-# Revision 0007: line_items reads statement_rows (every statement cell as printed, mapped or not).
+# Revision 0007: line_items reads statement_rows (every statement cell as printed, mapped or not);
+# metric_labels gains the shared mapping's metrics (cost_of_revenue, gross_profit,
+# total_operating_expenses).
 _LINE_ITEMS_0007 = """
 SELECT d.issuer, r.document_id, r.statement, NULLIF(r.section, '') AS section, r.label,
        r.period_start, r.period_end, r.unit, r.value, r.metric, r.reported_on
 FROM statement_rows r JOIN documents d ON d.document_id = r.document_id
 """
+_METRIC_LABELS_0007 = """
+WITH m(metric, label, kind, unit, statement) AS (VALUES
+    ('total_net_revenue', 'Total net revenue', 'flow', 'CNY', 'income'),
+    ('credit_driven_services_revenue', 'Credit driven services', 'flow', 'CNY', 'income'),
+    ('loan_facilitation_fees_capital_heavy', 'Loan facilitation and servicing fees-capital heavy', 'flow', 'CNY', 'income'),
+    ('financing_income', 'Financing income', 'flow', 'CNY', 'income'),
+    ('guarantee_release_revenue', 'Revenue from releasing of guarantee liabilities', 'flow', 'CNY', 'income'),
+    ('other_services_fees_credit_driven', 'Other services fees (the line under Credit driven services)', 'flow', 'CNY', 'income'),
+    ('platform_services_revenue', 'Platform services', 'flow', 'CNY', 'income'),
+    ('loan_facilitation_fees_capital_light', 'Loan facilitation and servicing fees-capital light', 'flow', 'CNY', 'income'),
+    ('referral_services_fees', 'Referral services fees', 'flow', 'CNY', 'income'),
+    ('other_services_fees_platform', 'Other services fees (the line under Platform services)', 'flow', 'CNY', 'income'),
+    ('facilitation_origination_servicing_expense', 'Facilitation, origination and servicing', 'flow', 'CNY', 'income'),
+    ('funding_costs', 'Funding costs', 'flow', 'CNY', 'income'),
+    ('sales_and_marketing_expense', 'Sales and marketing', 'flow', 'CNY', 'income'),
+    ('general_and_administrative_expense', 'General and administrative', 'flow', 'CNY', 'income'),
+    ('provision_loans_receivable', 'Provision for loans receivable', 'flow', 'CNY', 'income'),
+    ('provision_financial_assets_receivable', 'Provision for financial assets receivable', 'flow', 'CNY', 'income'),
+    ('provision_accounts_receivable_contract_assets', 'Provision for accounts receivable and contract assets', 'flow', 'CNY', 'income'),
+    ('provision_contingent_liabilities', 'Provision for contingent liabilities', 'flow', 'CNY', 'income'),
+    ('total_operating_costs_and_expenses', 'Total operating costs and expenses', 'flow', 'CNY', 'income'),
+    ('cost_of_revenue', 'Cost of revenue', 'flow', 'CNY', 'income'),
+    ('gross_profit', 'Gross profit', 'flow', 'CNY', 'income'),
+    ('total_operating_expenses', 'Total operating expenses', 'flow', 'CNY', 'income'),
+    ('income_from_operations', 'Income from operations', 'flow', 'CNY', 'income'),
+    ('interest_income_net', 'Interest income, net', 'flow', 'CNY', 'income'),
+    ('other_income_net', 'Other income, net', 'flow', 'CNY', 'income'),
+    ('income_before_income_tax', 'Income before income tax expense', 'flow', 'CNY', 'income'),
+    ('income_tax_expense', 'Income taxes expense (an expense is positive, whatever the table''s parentheses)', 'flow', 'CNY', 'income'),
+    ('net_income', 'Net income', 'flow', 'CNY', 'income'),
+    ('net_income_attributable_to_company', 'Net income attributable to ordinary shareholders of the Company', 'flow', 'CNY', 'income'),
+    ('eps_basic_per_share', 'Net income per ordinary share - Basic', 'flow', 'CNY/share', 'income'),
+    ('eps_diluted_per_share', 'Net income per ordinary share - Diluted', 'flow', 'CNY/share', 'income'),
+    ('eps_basic_per_ads', 'Net income per ADS - Basic', 'flow', 'CNY/ADS', 'income'),
+    ('eps_diluted_per_ads', 'Net income per ADS - Diluted', 'flow', 'CNY/ADS', 'income'),
+    ('weighted_avg_shares_basic', 'Weighted average shares used in calculating net income per ordinary share - Basic', 'flow', 'shares', 'income'),
+    ('weighted_avg_shares_diluted', 'Weighted average shares used in calculating net income per ordinary share - Diluted', 'flow', 'shares', 'income'),
+    ('share_based_compensation', 'Add: Share-based compensation expenses', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_income_from_operations', 'Non-GAAP Income from operations', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_net_income', 'Non-GAAP net income', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_net_income_attributable_to_company', 'Non-GAAP net income attributable to shareholders', 'flow', 'CNY', 'non_gaap'),
+    ('non_gaap_eps_diluted_per_ads', 'Non-GAAP net income per ADS -diluted', 'flow', 'CNY/ADS', 'non_gaap'),
+    ('operating_margin', 'Operating margin', 'flow', 'percent', 'non_gaap'),
+    ('non_gaap_operating_margin', 'Non-GAAP operating margin', 'flow', 'percent', 'non_gaap'),
+    ('net_income_margin', 'Net income margin', 'flow', 'percent', 'non_gaap'),
+    ('non_gaap_net_income_margin', 'Non-GAAP net income margin', 'flow', 'percent', 'non_gaap'),
+    ('cash_and_cash_equivalents', 'Cash and cash equivalents', 'instant', 'CNY', 'balance'),
+    ('restricted_cash', 'Restricted cash', 'instant', 'CNY', 'balance'),
+    ('loans_receivable_net_current', 'Loans receivable, net (current)', 'instant', 'CNY', 'balance'),
+    ('total_current_assets', 'Total current assets', 'instant', 'CNY', 'balance'),
+    ('total_non_current_assets', 'Total non-current assets', 'instant', 'CNY', 'balance'),
+    ('total_assets', 'TOTAL ASSETS', 'instant', 'CNY', 'balance'),
+    ('total_current_liabilities', 'Total current liabilities', 'instant', 'CNY', 'balance'),
+    ('total_non_current_liabilities', 'Total non-current liabilities', 'instant', 'CNY', 'balance'),
+    ('total_liabilities', 'TOTAL LIABILITIES', 'instant', 'CNY', 'balance'),
+    ('total_company_equity', 'TOTAL QIFU TECHNOLOGY INC EQUITY (the issuer''s own equity line)', 'instant', 'CNY', 'balance'),
+    ('noncontrolling_interests', 'Noncontrolling interests', 'instant', 'CNY', 'balance'),
+    ('total_equity', 'TOTAL EQUITY', 'instant', 'CNY', 'balance'),
+    ('total_liabilities_and_equity', 'TOTAL LIABILITIES AND EQUITY', 'instant', 'CNY', 'balance'),
+    ('net_cash_operating', 'Net cash provided by operating activities', 'flow', 'CNY', 'cash_flow'),
+    ('net_cash_investing', 'Net cash used in', 'flow', 'CNY', 'cash_flow'),
+    ('net_cash_financing', 'Net cash provided by', 'flow', 'CNY', 'cash_flow'),
+    ('cash_and_restricted_cash_end', 'Cash, cash equivalents, and restricted cash, end of period', 'instant', 'CNY', 'cash_flow'),
+    ('loan_volume_total', 'Total facilitation and origination loan volume', 'flow', 'CNY', 'operating'),
+    ('loan_volume_capital_light', 'Loan volume under capital-light model, ICE and technology solutions', 'flow', 'CNY', 'operating'),
+    ('outstanding_loan_balance', 'Total outstanding loan balance', 'instant', 'CNY', 'operating'),
+    ('outstanding_loan_balance_capital_light', 'Outstanding loan balance under capital-light model, ICE and technology solutions', 'instant', 'CNY', 'operating'),
+    ('loans_originated_count', 'Loans originated by financial institutional partners through the platform', 'flow', 'count', 'operating'),
+    ('financial_institution_partners', 'Financial institutional partners connected (cumulative)', 'instant', 'count', 'operating'),
+    ('cumulative_registered_users', 'Consumers with potential credit needs connected (cumulative registered users)', 'instant', 'count', 'operating'),
+    ('cumulative_credit_line_users', 'Cumulative users with approved credit lines', 'instant', 'count', 'operating'),
+    ('cumulative_borrowers', 'Cumulative borrowers with successful drawdown', 'instant', 'count', 'operating'),
+    ('weighted_avg_tenor_months', 'Weighted average contractual tenor of loans originated', 'flow', 'months', 'operating'),
+    ('delinquency_rate_90d', '90 day+ delinquency rate', 'instant', 'percent', 'operating'),
+    ('repeat_borrower_contribution', 'Repeat borrower contribution', 'flow', 'percent', 'operating'),
+    ('day1_delinquency_rate', 'Day-1 delinquency rate', 'flow', 'percent', 'operating'),
+    ('collection_rate_30d', '30-day collection rate', 'flow', 'percent', 'operating'))
+SELECT metric, label, kind, unit, statement FROM m
+"""
 VIEWS_0007: Views = {
     **VIEWS_0006,
+    "metric_labels": {"sqlite": _METRIC_LABELS_0007, "postgresql": _METRIC_LABELS_0007},
     "line_items": {"sqlite": _LINE_ITEMS_0007, "postgresql": _LINE_ITEMS_0007},
 }
 

@@ -1,9 +1,11 @@
-"""statement_rows: every statement cell as printed; line_items reads it.
+"""statement_rows: every statement cell as printed; line_items reads it; three new metrics.
 
 Until now ``line_items`` showed the statement cells a metric mapped (facts of table origin).
 This table keeps every cell, mapped or not. Documents loaded before this revision get their
 table facts copied in (statement from the metric's, section unknown, one row_index per cell)
 so line_items loses nothing; their next load replaces them with what the parsers read.
+metric_labels gains cost_of_revenue, gross_profit and total_operating_expenses (the shared
+mapping of statement rows to metrics).
 
 Revision ID: 0007
 Revises: 0006
@@ -24,8 +26,10 @@ down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_CHANGED = {"line_items": VIEWS_0007["line_items"]}
-_OLD = {"line_items": VIEWS_0006["line_items"]}
+# metric_labels changes too (new metrics): the views reading it are rebuilt with it.
+_REBUILT = ("metric_labels", "facts_fiscal", "restatements", "line_items")
+_CHANGED = {name: VIEWS_0007[name] for name in _REBUILT}
+_OLD = {name: VIEWS_0006[name] for name in _REBUILT}
 
 # Frozen here: the statement of a fact's metric as line_items named it at 0006.
 _BACKFILL = """
