@@ -1,31 +1,95 @@
-"""Statement rows -> line items: the unit each row is in and the metric it maps to (or None).
+"""Statement rows -> standard metrics and line items, for any issuer (``standard_metrics.toml``).
 
-A row takes the metric of the statement fact read from the same cell (same file, table,
-period, basis and value; the label breaks a tie). Rows no fact was read from stay unmapped,
-with a unit from their currency and label.
+The mapping is data shared by every issuer: per statement kind, the labels each metric is
+printed under and the section totals printed without a label. An issuer's catalog overlay
+(``tasks/parsers/catalogs``) maps its own statements first; these rules fill in only cells it
+left unmapped, never a metric and period it already holds. Amounts keep the currency the
+statement is printed in (USD statements give USD facts).
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import cache
+from pathlib import Path
 
 from tasks.core.enums import Basis, Origin
+from tasks.core.errors import ConfigError
+from tasks.core.metrics import metrics
 from tasks.core.records import Fact
-from tasks.core.rowrecords import LineItem, StatementRow
+from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
+from tasks.parsers.catalog import normalize_label
 
+STANDARD_FILE = Path(__file__).resolve().parent / "standard_metrics.toml"
+_TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*:?\s*$")
 CellKey = tuple[str, str, date | None, date, Basis, Decimal]
 
 
-def _cell(file: str, locator: str, row_or_fact: StatementRow | Fact) -> CellKey:
-    r = row_or_fact
+@dataclass(frozen=True, slots=True)
+class StatementRules:
+    """How one statement kind's rows map to metrics."""
+
+    titles: tuple[str, ...]
+    labels: dict[str, str]  # normalised "label" or "section > label" -> metric
+    positive: frozenset[str]
+    section_totals: dict[str, str]  # normalised section -> metric of its unlabelled total
+
+
+@cache
+def standard_rules(path: Path = STANDARD_FILE) -> dict[StatementKind, StatementRules]:
+    """The shared mapping, read and checked once (every metric must be in metrics.csv)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"standard metrics {path}: {exc}") from exc
+    known = metrics()
+    out = {}
+    for kind_name, body in data.items():
+        named = [*body.get("metrics", {}), *body.get("section_totals", {}).values()]
+        unknown = sorted(set(named) - set(known))
+        if unknown:
+            raise ConfigError(f"standard metrics {path}: unknown metric(s) {unknown}")
+        labels = {_key(s): m for m, spellings in body.get("metrics", {}).items() for s in spellings}
+        totals = {normalize_label(s): m for s, m in body.get("section_totals", {}).items()}
+        titles = tuple(t.lower() for t in body.get("titles", []))
+        out[StatementKind(kind_name)] = StatementRules(
+            titles, labels, frozenset(body.get("positive", [])), totals
+        )
+    return out
+
+
+def _key(spelling: str) -> str:
+    section, _, label = spelling.rpartition(">")
+    return f"{normalize_label(section)} > {_norm(label)}" if section else _norm(label)
+
+
+def _norm(label: str) -> str:
+    return normalize_label(_TRAILING_NOTE.sub("", label) or label)
+
+
+def metric_for(rules: StatementRules, section: str, label: str) -> str | None:
+    """The metric a label maps to under its section path, or None."""
+    norm = _norm(label)
+    heading = normalize_label(section)
+    for key, metric in rules.labels.items():
+        context, sep, wanted = key.partition(" > ")
+        if sep and wanted == norm and heading.startswith(context):
+            return metric
+    return rules.labels.get(norm)
+
+
+def _cell(file: str, locator: str, r: StatementRow | Fact) -> CellKey:
     return (file, locator, r.period_start, r.period_end, Basis(r.basis), r.value)
 
 
-def line_items(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> tuple[LineItem, ...]:
-    """Every row as a line item, with the metric and unit of the table fact read from its cell."""
+def _row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int, Fact]:
+    """Row index -> the table fact read from that row's cell (the label breaks a tie)."""
     by_cell: dict[CellKey, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
         by_cell[_cell(row.provenance.document, row.provenance.locator, row)].append(i)
@@ -35,12 +99,80 @@ def line_items(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> tuple[Lin
             continue
         p = fact.provenance
         candidates = [
-            i for i in by_cell.get(_cell(p.document, p.locator, fact), ()) if i not in chosen
+            i for i in by_cell.get(_cell(p.document, p.locator, fact), []) if i not in chosen
         ]
         same_label = [i for i in candidates if rows[i].row_label == p.row_label]
         pick = (same_label or candidates)[:1]
         if pick:
             chosen[pick[0]] = fact
+    return chosen
+
+
+def standard_facts(rows: Sequence[StatementRow], facts: Sequence[Fact]) -> tuple[Fact, ...]:
+    """Facts the shared mapping reads from rows no fact of ``facts`` was read from.
+
+    The first row of a metric and period wins; a key ``facts`` holds is never read again.
+    """
+    taken = _row_facts(rows, facts)
+    held = {f.key for f in facts}
+    rules = standard_rules()
+    out: list[Fact] = []
+    for i, row in enumerate(rows):
+        kind = rules.get(row.statement)
+        if i in taken or kind is None:
+            continue
+        metric = metric_for(kind, row.section, row.row_label) or _section_total(rows, i, kind)
+        if metric is None:
+            continue
+        fact = _fact(metric, row, kind)
+        if fact.key not in held:
+            held.add(fact.key)
+            out.append(fact)
+    return tuple(out)
+
+
+def _section_total(rows: Sequence[StatementRow], i: int, kind: StatementRules) -> str | None:
+    """A row without a label equal to the sum of the rows above it in its section."""
+    row = rows[i]
+    metric = kind.section_totals.get(normalize_label(row.section).rstrip())
+    if row.row_label.strip() or metric is None:
+        return None
+    same = (row.provenance.document, row.provenance.locator, row.section, row.period_end)
+    above = [
+        r.value
+        for r in rows[:i]
+        if (r.provenance.document, r.provenance.locator, r.section, r.period_end) == same
+        and r.period_start == row.period_start
+    ]
+    return metric if above and sum(above) == row.value else None
+
+
+def _fact(metric: str, row: StatementRow, kind: StatementRules) -> Fact:
+    value = abs(row.value) if metric in kind.positive else row.value
+    return Fact(
+        metric=metric,
+        period_start=row.period_start,
+        period_end=row.period_end,
+        value=value,
+        unit=fact_unit(metrics()[metric].unit, row.currency),
+        scale=row.scale,
+        decimals=row.decimals,
+        provenance=row.provenance,
+        basis=row.basis,
+        origin=Origin.TABLE,
+    )
+
+
+def fact_unit(catalog_unit: str, currency: str) -> str:
+    """metrics.csv's unit in the statement's currency ("CNY/share" in USD -> "USD/share")."""
+    if currency and catalog_unit.startswith("CNY"):
+        return currency + catalog_unit[3:]
+    return catalog_unit
+
+
+def line_items(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> tuple[LineItem, ...]:
+    """Every row as a line item, with the metric and unit of the table fact read from its cell."""
+    chosen = _row_facts(rows, facts)
     return tuple(
         LineItem(row, chosen[i].unit, chosen[i].metric)
         if i in chosen
@@ -52,7 +184,7 @@ def line_items(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> tuple[Lin
 def row_unit(row: StatementRow) -> str:
     """The unit of a row no metric maps: its currency (per share / per ADS when the label says
     so), else shares, percent or count by its label."""
-    label = row.row_label.lower()
+    label = f"{row.section} {row.row_label}".lower()
     if row.currency:
         if "per ads" in label or "per american depositary" in label:
             return f"{row.currency}/ADS"

@@ -9,7 +9,7 @@ from decimal import Decimal
 from tasks.core.enums import Origin
 from tasks.core.records import Fact, Provenance
 from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
-from tasks.parsers.standard import line_items, row_unit
+from tasks.parsers.standard import line_items, row_unit, standard_facts
 
 Q = (date(2024, 10, 1), date(2024, 12, 31))
 
@@ -80,3 +80,55 @@ def test_a_row_nothing_maps_takes_its_unit_from_currency_and_label() -> None:
     assert row_unit(_row("Weighted average shares", "51000000", 0, "")) == "shares"
     assert row_unit(_row("Gross margin %", "48.5", 0, "")) == "percent"
     assert row_unit(_row("Number of stores", "441", 0, "")) == "count"
+
+
+def _usd(label: str, value: str, index: int, section: str = "", **kw: object) -> StatementRow:
+    row = replace(_row(label, value, index, "USD"), section=section, **kw)  # type: ignore[arg-type]
+    return replace(row, provenance=replace(row.provenance, locator="table 1"))
+
+
+THIRTEEN_WEEKS = {"period_start": date(2024, 8, 4), "period_end": date(2024, 11, 2)}
+RETAILER = (
+    _usd("SALES, Net of returns and allowances", "293618000", 0, **THIRTEEN_WEEKS),
+    _usd("COST OF SALES (Including buying, distribution, and occupancy costs)", "153547000", 1,
+         **THIRTEEN_WEEKS),
+    _usd("Selling", "71986000", 2, "OPERATING EXPENSES:", **THIRTEEN_WEEKS),
+    _usd("General and administrative", "13602000", 3, "OPERATING EXPENSES:", **THIRTEEN_WEEKS),
+    _usd("", "85588000", 4, "OPERATING EXPENSES:", **THIRTEEN_WEEKS),
+    _usd("INCOME TAX EXPENSE", "-14334000", 5, **THIRTEEN_WEEKS),
+    _usd("NET INCOME", "44172000", 6, **THIRTEEN_WEEKS),
+    _usd("Basic", "0.89", 7, "EARNINGS PER SHARE:", **THIRTEEN_WEEKS),
+    replace(_usd("Total assets", "1000000", 8, period_start=None, period_end=date(2024, 11, 2)),
+            statement=StatementKind.BALANCE_SHEET),
+)  # fmt: skip
+
+
+def test_the_shared_mapping_reads_a_retailer_in_its_own_currency_and_weeks() -> None:
+    got = {
+        (f.metric, f.unit, f.value, f.period_start, f.period_end)
+        for f in standard_facts(RETAILER, [])
+    }
+    q = (date(2024, 8, 4), date(2024, 11, 2))
+    assert got == {
+        ("total_net_revenue", "USD", Decimal("293618000"), *q),
+        ("cost_of_revenue", "USD", Decimal("153547000"), *q),
+        ("total_operating_expenses", "USD", Decimal("85588000"), *q),  # the unlabelled total
+        ("income_tax_expense", "USD", Decimal("14334000"), *q),  # an expense is positive
+        ("net_income", "USD", Decimal("44172000"), *q),
+        ("eps_basic_per_share", "USD/share", Decimal("0.89"), *q),
+        ("total_assets", "USD", Decimal("1000000"), None, date(2024, 11, 2)),
+    }
+
+
+def test_an_overlay_fact_wins_over_the_shared_mapping() -> None:
+    # The catalog read net income from another row for the same period: it stays alone.
+    overlay = _fact("net_income", RETAILER[5], unit="USD")
+    got = standard_facts(RETAILER, [overlay])
+    assert "net_income" not in {f.metric for f in got}
+    assert "income_tax_expense" not in {f.metric for f in got}  # its cell was read by the overlay
+
+
+def test_an_unlabelled_row_that_is_not_the_sum_above_is_no_total() -> None:
+    wrong = replace(RETAILER[4], value=Decimal("85000000"))
+    got = standard_facts((*RETAILER[:4], wrong), [])
+    assert "total_operating_expenses" not in {f.metric for f in got}
