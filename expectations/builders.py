@@ -172,8 +172,18 @@ def facts_frame(facts: Sequence[Fact]) -> pd.DataFrame:
     return frame.drop_duplicates(ignore_index=True)
 
 
+def expected_unit(catalog_unit: str, fact_unit: str) -> str:
+    """metrics.csv's unit in the currency the statement was printed in: an amount metrics.csv
+    gives in CNY may be reported in any currency ("USD/share" for "CNY/share")."""
+    currency, rest = fact_unit[:3], fact_unit[3:]
+    if catalog_unit.startswith("CNY") and currency.isalpha() and currency.isupper():
+        return currency + rest if rest == catalog_unit[3:] else catalog_unit
+    return catalog_unit
+
+
 def _fact_record(f: Fact, entry: MetricDef | None) -> dict[str, Any]:
-    unit, statement = (entry.unit, entry.statement) if entry else (None, "")
+    unit = expected_unit(entry.unit, f.unit) if entry else None
+    statement = entry.statement if entry else ""
     return {
         "metric": f.metric,
         # Instants get "" rather than None so the uniqueness check compares them.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import tomllib
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -27,6 +28,7 @@ from tasks.parsers.dividends import extract_dividends
 from tasks.parsers.identity import identify, publication_date
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance
+from tasks.parsers.standard import shared_catalog, standard_facts
 from tasks.parsers.statements import extract_statements
 from tasks.parsers.tables import ParsedDocument
 from tasks.parsers.text import parse_text
@@ -38,11 +40,25 @@ _HTML_START = re.compile(
 
 
 def load_catalog(ticker: str) -> LabelCatalog:
-    """The label catalog for one issuer (tasks/parsers/catalogs/<ticker>.toml)."""
+    """The issuer's catalog overlay (tasks/parsers/catalogs/<ticker>.toml), else the shared one.
+
+    The shared catalog only finds the statement tables; the shared mapping
+    (:mod:`tasks.parsers.standard`) reads their rows into metrics.
+    """
+    path = CATALOG_DIR / f"{ticker.lower()}.toml"
+    return load_catalog_file(path) if path.is_file() else shared_catalog(ticker)
+
+
+def declared_rules(ticker: str) -> frozenset[str]:
+    """The issuer-specific validation rules its catalog overlay declares (none without one)."""
     path = CATALOG_DIR / f"{ticker.lower()}.toml"
     if not path.is_file():
-        raise ConfigError(f"no label catalog for issuer {ticker!r} (expected {path})")
-    return load_catalog_file(path)
+        return frozenset()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"label catalog {path}: {exc}") from exc
+    return frozenset(str(rule) for rule in data.get("validation", {}).get("rules", []))
 
 
 def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction:
@@ -115,6 +131,8 @@ def extract_document(
     kinds = {p.kind for p in parts}
     kind = next((k for k in _KIND_ORDER if k in kinds), DocKind.OTHER)
     read = [fact for p in parts for fact in p.facts]
+    # Statement rows the catalog overlay left unmapped: the shared mapping reads them.
+    read += standard_facts([row for p in parts for row in p.rows], read)
     stored = select_stored_facts(read)
     kept = {id(f) for f in stored}
     set_aside = [f for f in read if f.origin == Origin.NARRATIVE and id(f) not in kept]

@@ -10,7 +10,7 @@ Data Docs sites (one per run, built at its end) are kept by ``tasks.runs.docs_si
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -32,6 +32,7 @@ from tasks.core.records import (
     ValidationResult,
     quarantine_required,
 )
+from tasks.extract import declared_rules
 
 _PRIOR_DAYS = 400  # a full year's quarters, whatever the document's latest period
 
@@ -42,11 +43,14 @@ def validate_facts(
     *,
     docs_site: Path | None = None,
     context: Context | None = None,
+    declared: Collection[str] | None = None,
 ) -> list[ValidationResult]:
     """Run every suite on ``facts`` (all reported figures) of one document.
 
     With ``docs_site`` (the run's Data Docs folder) the results are kept for
-    :func:`build_data_docs`; without it GX forgets them at once.
+    :func:`build_data_docs`; without it GX forgets them at once. Expectations a suite marks
+    ``declared`` (issuer-specific: QFIN's revenue components, its ADS ratio...) count only when
+    named in ``declared``, the rules the issuer's catalog overlay declares; ``None`` keeps all.
     """
     specs = runner.suite_specs()
     facts_df = builders.facts_frame(facts)
@@ -60,7 +64,17 @@ def validate_facts(
         else:
             show = describe.show_columns(specs, outcome)
             results.append(describe.facts_result(outcome, facts_df, show))
-    return results
+    return results if declared is None else _applicable(results, specs, declared)
+
+
+def _applicable(
+    results: list[ValidationResult], specs: Sequence[builders.SuiteSpec], declared: Collection[str]
+) -> list[ValidationResult]:
+    """The results of generic expectations, and of issuer-specific ones the issuer declares."""
+    specific = {
+        e["meta"]["name"] for s in specs for e in s.expectations if e["meta"].get("declared")
+    }
+    return [r for r in results if r.expectation not in specific or r.expectation in declared]
 
 
 def gather_context(
@@ -98,7 +112,13 @@ def validate_document(
     context = gather_context(engine, document_id, extraction.facts, extraction)
     docs = Path(docs_site) if docs_site else None
     facts = extraction.facts + extraction.narrative_twins
-    return validate_facts(document_id, facts, docs_site=docs, context=context)
+    declared = declared_rules(_issuer(engine, document_id))
+    return validate_facts(document_id, facts, docs_site=docs, context=context, declared=declared)
+
+
+def _issuer(engine: Engine, document_id: str) -> str:
+    with engine.connect() as conn:
+        return documents.document_info(conn, document_id).issuer
 
 
 def revalidate_document(
@@ -121,7 +141,10 @@ def revalidate_document(
         earlier = quality.stored_results(conn, document_id, _text_only_checks())
     base = gather_context(engine, document_id, facts)
     context = replace(base, guidance=guidance, dividends=dividends)
-    results = validate_facts(document_id, facts, docs_site=docs_site, context=context)
+    declared = declared_rules(info.issuer)
+    results = validate_facts(
+        document_id, facts, docs_site=docs_site, context=context, declared=declared
+    )
     results = [_kept(r, earlier.get(r.expectation)) for r in results]
     with engine.begin() as conn:
         status = quality.store_results(

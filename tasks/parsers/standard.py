@@ -24,11 +24,17 @@ from tasks.core.errors import ConfigError
 from tasks.core.metrics import metrics
 from tasks.core.records import Fact
 from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
-from tasks.parsers.catalog import normalize_label
+from tasks.parsers.catalog import LabelCatalog, Section, normalize_label
 
 STANDARD_FILE = Path(__file__).resolve().parent / "standard_metrics.toml"
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*:?\s*$")
 CellKey = tuple[str, str, date | None, date, Basis, Decimal]
+# The catalog section names the statement reader knows each statement kind by.
+_SECTION_NAMES = {
+    StatementKind.BALANCE_SHEET: "balance",
+    StatementKind.INCOME_STATEMENT: "operations",
+    StatementKind.CASH_FLOW: "cash_flow",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +68,17 @@ def standard_rules(path: Path = STANDARD_FILE) -> dict[StatementKind, StatementR
             titles, labels, frozenset(body.get("positive", [])), totals
         )
     return out
+
+
+def shared_catalog(ticker: str) -> LabelCatalog:
+    """The catalog of an issuer without an overlay: it finds the statement tables by their
+    titles and maps no label (the shared mapping reads their rows)."""
+    sections = tuple(
+        Section(_SECTION_NAMES[kind], rules.titles, False, (), {}, frozenset(), frozenset())
+        for kind, rules in standard_rules().items()
+        if kind in _SECTION_NAMES
+    )
+    return LabelCatalog(ticker, sections, metrics())
 
 
 def _key(spelling: str) -> str:
