@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from flows import cli_warehouse, preflight
+from flows import cli_issuers, cli_warehouse, preflight
 from flows.cli_common import (
     IssuerOpt,
     Since,
@@ -30,12 +30,12 @@ from flows.cli_common import (
     line,
     one_line_errors,
     settings_for,
+    source_urls,
 )
 from tasks.config.settings import Settings, require_live_ready
 from tasks.core.errors import PipelineError
-from tasks.sources.replay import ReplayServer, default_archive_root
 
-__all__ = ["app", "cli_warehouse", "main"]
+__all__ = ["app", "cli_issuers", "cli_warehouse", "main"]
 
 
 def main() -> None:
@@ -56,20 +56,6 @@ def main() -> None:
             raise
         sys.exit(line(f"{type(exc).__name__}: {exc}", "--verbose shows the details", 1))
     sys.exit(code if isinstance(code, int) else 0)
-
-
-@contextmanager
-def _source(mode: SourceMode, settings: Settings) -> Iterator[None]:
-    if mode is SourceMode.live:
-        require_live_ready(settings)
-        yield
-        return
-    with ReplayServer(default_archive_root()) as server:
-        urls = ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL")
-        values = {name: server.url for name in urls}
-        values["FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS"] = "0"  # loopback: no pace needed
-        with preflight.environment({**preflight.replay_paths(settings), **values}):
-            yield
 
 
 @contextmanager
@@ -122,7 +108,7 @@ def _run(
     if source is SourceMode.live:
         require_live_ready(settings)
     begin_prefect()
-    with _source(source, settings), _progress(bars):
+    with source_urls(source, settings), _progress(bars):
         # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
         from flows.ingest import ingest
 
@@ -187,5 +173,5 @@ def serve(
     settings = settings_for(verbose=True)  # a long-running server: its logs are its output
     if source is SourceMode.live:
         require_live_ready(settings)
-    with _source(source, settings):
+    with source_urls(source, settings):
         serve_ingest(cron, timezone, port, lambda line: err.print(line, highlight=False))

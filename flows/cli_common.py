@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, ParamSpec
@@ -12,8 +13,9 @@ import typer
 from rich.console import Console
 
 from flows import preflight, startup
-from tasks.config.settings import Settings, load_settings
+from tasks.config.settings import Settings, load_settings, require_live_ready
 from tasks.core.errors import PipelineError
+from tasks.sources.replay import ReplayServer, default_archive_root
 
 HELP = """filings: ingest SEC 6-K and HKEXnews disclosures into a SQL warehouse, validate, alert.
 
@@ -80,6 +82,22 @@ def settings_for(replay: bool = False, verbose: bool = False) -> Settings:
     paths = preflight.replay_paths(settings)
     values = {k.removeprefix("FILINGS_").lower(): v for k, v in paths.items()}
     return load_settings(**values, data_dir=settings.data_dir / preflight.REPLAY_FOLDER)
+
+
+@contextmanager
+def source_urls(mode: SourceMode, settings: Settings) -> Iterator[None]:
+    """The sources' URLs for the block: the configured ones (live), or the bundled replay
+    archive served on loopback."""
+    if mode is SourceMode.live:
+        require_live_ready(settings)
+        yield
+        return
+    with ReplayServer(default_archive_root()) as server:
+        urls = ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL")
+        values = {name: server.url for name in urls}
+        values["FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS"] = "0"  # loopback: no pace needed
+        with preflight.environment({**preflight.replay_paths(settings), **values}):
+            yield
 
 
 def begin_prefect() -> None:

@@ -22,7 +22,7 @@ from tasks import alert, extract, fetch, load, validate
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
 from tasks.config.settings import load_settings
-from tasks.core.enums import Status
+from tasks.core.enums import SourceName, Status
 from tasks.core.errors import PipelineError
 from tasks.core.records import Issuer, document_source
 from tasks.delivery.channels import channels_from_settings
@@ -60,7 +60,7 @@ def ingest(
     chosen = select_issuers(settings.issuers(), issuers)
     run = bookkeeping.begin(engine)
     for issuer in chosen:
-        for source in sources or clients.listed():
+        for source in [s for s in sources or clients.listed() if fetch.covers(issuer, s)]:
             _discover(engine, clients, summary, source, issuer, since or settings.since, since)
         todo = fetch.pending(engine, issuer.ticker, force=force)
         progress.start(len(todo), issuer.ticker)
@@ -118,6 +118,8 @@ def _process(
         log.info("%s: found (%d file(s))", document_id, len(files))
         extraction = extract.extract_document_task(document_id, files, issuer.ticker)
         log.info("%s: extracted %d facts", document_id, len(extraction.facts))
+        if document_source(document_id) is SourceName.LOCAL:  # a person's file: never empty
+            extract.require_content(files[0][0].name, extraction)
         checks = validate.validate_document_task(
             engine, document_id, extraction, summary.data_docs_dir
         )

@@ -180,3 +180,14 @@ def inspect_local_file(
         )
     sha = hashlib.sha256(content).hexdigest()
     return LocalIntake(path, content, sha, check.issuer, when)
+
+
+def require_content(name: str, extraction: Extraction) -> None:
+    """A hand-dropped file must yield something: a statement row, a figure, an outlook or a
+    dividend. Refused otherwise (one line), never loaded silently empty."""
+    if extraction.rows or extraction.facts or extraction.guidance or extraction.dividends:
+        return
+    raise RefusedFileError(
+        f"{name} refused: nothing read from it (no statement table, figure, outlook or "
+        f"dividend found; a {extraction.kind.value.replace('_', ' ')} document)"
+    )

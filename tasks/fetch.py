@@ -69,6 +69,12 @@ def _pause(
         state.set_pause(conn, source, now + timedelta(seconds=wait), reason)
 
 
+def covers(issuer: Issuer, source: str) -> bool:
+    """Whether a source lists the issuer: SEC needs its CIK, HKEx its stock code."""
+    ids = {SourceName.SEC: issuer.cik, SourceName.HKEX: issuer.hkex_code}
+    return bool(ids.get(SourceName(source), "any"))
+
+
 def discover(
     engine: Engine, sources: Sources, source: str, issuer: Issuer, since: date, explicit: bool
 ) -> Listing:

@@ -23,6 +23,7 @@ STOCK_NAME = "QIFU TECH-S"
 ACTIVE_STOCKS = [
     {"c": "00001", "i": 1, "n": "CKH HOLDINGS"},
     {"c": "00005", "i": 3, "n": "HSBC HOLDINGS"},
+    {"c": "00328", "i": 1000000328, "n": "ALCO HOLDINGS"},
     {"c": "00700", "i": 7609, "n": "TENCENT"},
     {"c": "03660", "i": STOCK_ID, "n": STOCK_NAME},
     {"c": "03690", "i": 1000051237, "n": "MEITUAN-W"},

@@ -31,6 +31,19 @@ STYLES = {
     "Unaudited Reconciliations of GAAP and Non-GAAP Results": eh.TableStyle("split2"),
 }
 EX992_STYLE = eh.TableStyle("split3")
+# SEC's files/company_tickers.json as SEC shapes it (index -> cik_str, ticker, title), with the
+# registrants' real CIKs and names: `filings issuers add TICKER` resolves from it.
+COMPANY_TICKERS = {
+    str(i): {"cik_str": cik, "ticker": ticker, "title": title}
+    for i, (cik, ticker, title) in enumerate(
+        [
+            (320193, "AAPL", "Apple Inc."),
+            (1577552, "BABA", "Alibaba Group Holding Ltd"),
+            (885245, "BKE", "BUCKLE INC"),
+            (1741530, "QFIN", "Qifu Technology, Inc."),
+        ]
+    )
+}
 
 
 def _split(text: str, *markers: str) -> list[str]:
@@ -133,6 +146,7 @@ def build(root: Path) -> list[dict[str, object]]:
         )
     data = dump_json(submissions(sub_sizes))
     _write(base / "submissions" / f"CIK{CIK10}.json", data)
+    _write(root / "sec" / "company_tickers.json", dump_json(COMPANY_TICKERS))
     return entries
 
 

@@ -19,21 +19,51 @@ DEFAULT_ISSUERS = (
 
 
 def read_issuers(path: Path) -> tuple[Issuer, ...]:
-    """Issuers from a TOML file of ``[[issuer]]`` tables (ticker, name, cik, hkex_code)."""
+    """Issuers from a TOML file of ``[[issuer]]`` tables: ticker plus cik and/or hkex_code
+    (either may be absent); name defaults to the ticker."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        rows = data["issuer"]
-        return tuple(
-            Issuer(
-                ticker=str(r["ticker"]).upper(),
-                name=str(r.get("name", r["ticker"])),
-                cik=str(r["cik"]).zfill(10),
-                hkex_code=str(r["hkex_code"]).zfill(5),
-            )
-            for r in rows
-        )
-    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError) as exc:
+        return tuple(_issuer(r) for r in data["issuer"])
+    except (OSError, KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"FILINGS_ISSUERS_FILE {path}: {exc}") from None
+
+
+def _issuer(row: dict[str, object]) -> Issuer:
+    ticker = str(row["ticker"]).strip().upper()
+    cik, code = str(row.get("cik", "")).strip(), str(row.get("hkex_code", "")).strip()
+    if not (cik or code):
+        raise ValueError(f"issuer {ticker}: give its cik and/or its hkex_code")
+    return Issuer(
+        ticker=ticker,
+        name=str(row.get("name") or ticker),
+        cik=cik.zfill(10) if cik else "",
+        hkex_code=code.zfill(5) if code else "",
+    )
+
+
+def write_issuers(path: Path, issuers: Sequence[Issuer]) -> None:
+    """Write issuers as the TOML file :func:`read_issuers` reads (absent ids are left out)."""
+    blocks = []
+    for i in issuers:
+        lines = [f"ticker = {_quoted(i.ticker)}", f"name = {_quoted(i.name)}"]
+        lines += [f"cik = {_quoted(i.cik)}"] if i.cik else []
+        lines += [f"hkex_code = {_quoted(i.hkex_code)}"] if i.hkex_code else []
+        blocks.append("[[issuer]]\n" + "\n".join(lines) + "\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "# Issuers this pipeline covers (filings issuers add TICKER).\n\n" + "\n".join(blocks),
+        encoding="utf-8",
+    )
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def with_issuer(configured: Sequence[Issuer], issuer: Issuer) -> tuple[Issuer, ...]:
+    """The configured issuers with ``issuer`` added, or replacing the one of its ticker."""
+    kept = [i for i in configured if i.ticker != issuer.ticker]
+    return (*kept, issuer)
 
 
 def select_issuers(configured: Sequence[Issuer], tickers: Sequence[str] | None) -> list[Issuer]:

@@ -104,11 +104,17 @@ class Settings(BaseSettings):
         """Where fetched documents are stored, content-addressed."""
         return self.archive_url or str((self.data_dir / "archive").resolve())
 
+    @property
+    def issuers_path(self) -> Path:
+        """The issuers file: FILINGS_ISSUERS_FILE, else ``DATA_DIR/issuers.toml``."""
+        return self.issuers_file or self.data_dir / "issuers.toml"
+
     def issuers(self) -> tuple[Issuer, ...]:
-        """Configured issuers: the TOML file if set, else the embedded default (QFIN)."""
-        if self.issuers_file is None:
+        """Configured issuers: the issuers file if set or present, else the embedded default
+        (QFIN)."""
+        if self.issuers_file is None and not self.issuers_path.is_file():
             return DEFAULT_ISSUERS
-        return read_issuers(self.issuers_file)
+        return read_issuers(self.issuers_path)
 
 
 def _check_http(value: str) -> str:

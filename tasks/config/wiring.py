@@ -22,6 +22,7 @@ from tasks.config.settings import Settings, require_live_ready
 from tasks.core.enums import SourceName
 from tasks.core.errors import ConfigError
 from tasks.sources.archive import RawArchive
+from tasks.sources.directory import HttpDirectory
 from tasks.sources.edgar_source import EdgarSource, HttpEdgarClient
 from tasks.sources.hkex_source import HkexSource, HttpHkexClient
 from tasks.sources.http import HttpClient, Limiter, PrefectRateLimiter, RateLimiter
@@ -60,6 +61,16 @@ def sec_limiter(settings: Settings) -> Limiter:
 
 def _loopback(url: str) -> bool:
     return (urlsplit(url).hostname or "") in ("127.0.0.1", "localhost", "::1")
+
+
+def directory(settings: Settings) -> HttpDirectory:
+    """SEC's company tickers file and HKEx's stock list, where the settings point."""
+    hkex_http = _http(
+        settings, RateLimiter(settings.hkex_seconds_between_requests), (settings.hkex_url,)
+    )
+    sec_http = _http(settings, sec_limiter(settings), (settings.sec_archives_url,))
+    hkex = HttpHkexClient(hkex_http, settings.hkex_url)
+    return HttpDirectory(sec_http, settings.sec_archives_url, hkex)
 
 
 def _edgar(settings: Settings) -> EdgarSource:

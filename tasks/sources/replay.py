@@ -71,6 +71,7 @@ class ReplayArchive:
             ("/submissions/", self._submissions),
             ("/Archives/edgar/data/", self._archives),
             ("/cgi-bin/browse-edgar", self._atom),
+            ("/files/company_tickers.json", self._company_tickers),
             ("/ncms/script/eds/", self._stock_list),
             ("/ncms/json/eds/", self._latest_listing),
             ("/search/prefix.do", self._prefix),
@@ -109,6 +110,10 @@ class ReplayArchive:
         if not path.endswith("_1.json"):  # one page: the newest rows
             return Answer(404, b"<html><body>404 Not Found</body></html>")
         return _json_answer(replay_feeds.latest_listing(self.root, self._feeds))
+
+    def _company_tickers(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
+        found = self.root / SourceName.SEC / "company_tickers.json"
+        return _json_answer(found.read_bytes()) if found.is_file() else Answer(404, b"")
 
     def _stock_list(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
         found = self.root / SourceName.HKEX / path.rsplit("/", 1)[-1]

@@ -35,6 +35,11 @@ def sec_archive_file(archives_url: str, cik: str, accession: str, name: str) -> 
     return sec_filing_folder(archives_url, cik, accession) + name
 
 
+def sec_company_tickers(archives_url: str) -> str:
+    """SEC's list of every registrant's ticker, CIK and name."""
+    return f"{archives_url}/files/company_tickers.json"
+
+
 def sec_absolute(archives_url: str, href: str) -> str:
     """Resolve a site-relative link found on an index page."""
     return href if href.startswith("http") else f"{archives_url}{href}"

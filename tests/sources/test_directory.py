@@ -1,0 +1,107 @@
+"""Adding an issuer is configuration: `filings issuers add TICKER` resolves it from SEC's company
+tickers file and HKEx's stock list (the bundled replay archive answers as SEC and HKEx would)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from flows.cli import app
+from tasks.config.issuers import read_issuers, with_issuer, write_issuers
+from tasks.core.errors import ConfigError
+from tasks.core.records import Issuer
+from tasks.sources.directory import hkex_code, names_match, resolve_issuer, sec_company
+from tasks.sources.replay import default_archive_root
+
+ARCHIVE = default_archive_root()
+TICKERS = json.loads((ARCHIVE / "sec" / "company_tickers.json").read_text())
+STOCKS = json.loads((ARCHIVE / "hkex" / "activestock_sehk_e.json").read_text())
+runner = CliRunner()
+
+
+class Recorded:
+    """The two lists as the replay archive records them."""
+
+    def company_tickers(self) -> dict[str, object]:
+        return TICKERS
+
+    def active_stocks(self) -> list[dict[str, object]]:
+        return STOCKS
+
+
+def test_a_ticker_resolves_to_its_cik_and_registrant_name() -> None:
+    assert sec_company(TICKERS, "bke") == ("0000885245", "BUCKLE INC")
+    assert sec_company(TICKERS, "NOPE") is None
+
+
+def test_an_hkex_short_name_matches_the_registrant_word_by_word() -> None:
+    assert names_match("QIFU TECH-S", "Qifu Technology, Inc.")
+    assert not names_match("BABA-W", "Alibaba Group Holding Ltd")
+    assert not names_match("TENCENT", "Qifu Technology, Inc.")
+    assert hkex_code(STOCKS, "Qifu Technology, Inc.") == "03660"
+    assert hkex_code(STOCKS, "BUCKLE INC") == ""
+
+
+def test_an_issuer_on_one_exchange_only_is_resolved_from_that_list() -> None:
+    assert resolve_issuer(Recorded(), "BKE") == Issuer("BKE", "BUCKLE INC", "0000885245", "")
+    assert resolve_issuer(Recorded(), "QFIN").hkex_code == "03660"
+    alco = resolve_issuer(Recorded(), "ALCO", "328")
+    assert (alco.cik, alco.hkex_code, alco.name) == ("", "00328", "ALCO HOLDINGS")
+    with pytest.raises(ConfigError, match="not in SEC's company tickers file"):
+        resolve_issuer(Recorded(), "ZZZZ")
+    with pytest.raises(ConfigError, match="not in HKEx's active stock list"):
+        resolve_issuer(Recorded(), "ZZZZ", "99999")
+
+
+def test_the_issuers_file_round_trips_with_either_id_absent(tmp_path: Path) -> None:
+    path = tmp_path / "issuers.toml"
+    issuers = (Issuer("BKE", "BUCKLE INC", "0000885245", ""), Issuer("ALCO", 'A "B"', "", "00328"))
+    write_issuers(path, issuers)
+    assert read_issuers(path) == issuers
+    replaced = with_issuer(issuers, Issuer("BKE", "Buckle", "0000885245", ""))
+    assert [i.name for i in replaced] == ['A "B"', "Buckle"]
+    path.write_text('[[issuer]]\nticker = "X"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="give its cik and/or its hkex_code"):
+        read_issuers(path)
+
+
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("FILINGS_ISSUERS_FILE", raising=False)
+    for name, value in {
+        "PREFECT_HOME": str(tmp_path / "prefect"),
+        "DO_NOT_TRACK": "1",
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_LOGGING_LEVEL": "WARNING",
+        "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": "WARNING",
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
+    }.items():
+        monkeypatch.setenv(name, value)
+    return tmp_path
+
+
+def test_issuers_add_writes_the_configuration(cli_env: Path) -> None:
+    result = runner.invoke(app, ["issuers", "add", "BKE", "--source", "replay"])
+    assert result.exit_code == 0, result.output
+    assert "BKE: BUCKLE INC, SEC CIK 0000885245" in result.output
+    configured = read_issuers(cli_env / "issuers.toml")
+    # The embedded default stays configured beside the new issuer.
+    assert [(i.ticker, i.cik, i.hkex_code) for i in configured] == [
+        ("QFIN", "0001741530", "03660"),
+        ("BKE", "0000885245", ""),
+    ]
+    listed = runner.invoke(app, ["issuers", "list"])
+    assert "BKE  BUCKLE INC  CIK 0000885245  HKEx -" in listed.output
+
+
+def test_an_unknown_ticker_is_one_line_and_changes_nothing(cli_env: Path) -> None:
+    result = runner.invoke(app, ["issuers", "add", "ZZZZ", "--source", "replay"])
+    assert result.exit_code == 1
+    assert [line for line in result.output.splitlines() if line.strip()] == [
+        "error: ZZZZ is not in SEC's company tickers file; pass --hkex CODE"
+    ]
+    assert not (cli_env / "issuers.toml").exists()
