@@ -51,6 +51,10 @@ CASES = [
     ("revalidate --issuer NOPE", {}, "unknown issuer NOPE"),
     ("export --format xlsx", {}, "--format"),
     ("export --format csv", {}, "no warehouse at"),
+    ("issuers add ZZZZ --source replay", {}, "ZZZZ is not in SEC's company tickers file"),
+    ("issuers add BKE --hkex 99999 --source replay", {}, "99999 is not in HKEx's active"),
+    ("issuers add BKE", {}, "FILINGS_SEC_USER_AGENT"),
+    ("issuers list", {"FILINGS_ISSUERS_FILE": "missing.toml"}, "FILINGS_ISSUERS_FILE"),
 ]
 
 
