@@ -28,7 +28,7 @@ from tasks.parsers.catalog import LabelCatalog, Section, normalize_label
 
 STANDARD_FILE = Path(__file__).resolve().parent / "standard_metrics.toml"
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*:?\s*$")
-CellKey = tuple[str, str, date | None, date, Basis, Decimal]
+CellKey = tuple[str, str, date, Basis, Decimal]
 # The catalog section names the statement reader knows each statement kind by.
 _SECTION_NAMES = {
     StatementKind.BALANCE_SHEET: "balance",
@@ -102,11 +102,14 @@ def metric_for(rules: StatementRules, section: str, label: str) -> str | None:
 
 
 def _cell(file: str, locator: str, r: StatementRow | Fact) -> CellKey:
-    return (file, locator, r.period_start, r.period_end, Basis(r.basis), r.value)
+    # The sign may differ (an expense printed in parentheses is stored positive) and a balance
+    # read from a flow column (cash at the end of a period) is an instant.
+    return (file, locator, r.period_end, Basis(r.basis), abs(r.value))
 
 
 def _row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int, Fact]:
-    """Row index -> the table fact read from that row's cell (the label breaks a tie)."""
+    """Row index -> the table fact read from that row's cell (the same period start, then the
+    same label, break a tie)."""
     by_cell: dict[CellKey, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
         by_cell[_cell(row.provenance.document, row.provenance.locator, row)].append(i)
@@ -115,13 +118,16 @@ def _row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int,
         if fact.origin != Origin.TABLE:
             continue
         p = fact.provenance
-        candidates = [
-            i for i in by_cell.get(_cell(p.document, p.locator, fact), []) if i not in chosen
-        ]
-        same_label = [i for i in candidates if rows[i].row_label == p.row_label]
-        pick = (same_label or candidates)[:1]
-        if pick:
-            chosen[pick[0]] = fact
+        cell = by_cell.get(_cell(p.document, p.locator, fact), [])
+        ranked = sorted(
+            (i for i in cell if i not in chosen),
+            key=lambda i: (
+                rows[i].period_start != fact.period_start,
+                rows[i].row_label != p.row_label,
+            ),
+        )
+        if ranked:
+            chosen[ranked[0]] = fact
     return chosen
 
 

@@ -132,3 +132,16 @@ def test_an_unlabelled_row_that_is_not_the_sum_above_is_no_total() -> None:
     wrong = replace(RETAILER[4], value=Decimal("85000000"))
     got = standard_facts((*RETAILER[:4], wrong), [])
     assert "total_operating_expenses" not in {f.metric for f in got}
+
+
+def test_a_fact_stored_positive_or_as_an_instant_still_names_its_row() -> None:
+    tax = _row("Income tax expense", "-223237000", 10)  # printed "(223,237)"
+    closing = _row("Cash, cash equivalents and restricted cash, end of period", "7558997000", 11)
+    facts = [
+        _fact("income_tax_expense", replace(tax, value=Decimal("223237000"))),
+        replace(_fact("cash_and_restricted_cash_end", closing), period_start=None),
+    ]
+    assert [i.metric for i in line_items((tax, closing), facts)] == [
+        "income_tax_expense",
+        "cash_and_restricted_cash_end",
+    ]
