@@ -21,6 +21,7 @@ from tasks.core.precision import select_stored_facts
 from tasks.core.readouts import LocalIntake
 from tasks.core.records import Extraction, Issuer, StoredFile
 from tasks.parsers import prose
+from tasks.parsers.asreported import read_rows
 from tasks.parsers.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
 from tasks.parsers.checks import reconcile
 from tasks.parsers.classify import classify, usd_rate
@@ -69,6 +70,7 @@ def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction
     """
     doc = parse_document(name, content)
     result = extract_statements(doc, catalog, name)
+    as_printed = read_rows(doc, name)
     kind = classify(doc.text, bool(result.facts))
     running = doc.prose or doc.text
     narrative = extract_narrative(running, catalog, name)
@@ -86,6 +88,8 @@ def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction
         usd_rate=usd_rate(doc.text),
         warnings=result.warnings + narrative.warnings + tuple(disagreements) + outlook.warnings,
         narrative_twins=tuple(f for f in narrative.facts if f.key in stated),
+        rows=as_printed.rows,
+        refused=as_printed.refused,
     )
 
 
@@ -148,6 +152,8 @@ def extract_document(
         narrative_twins=tuple(
             dict.fromkeys([*(f for p in parts for f in p.narrative_twins), *set_aside])
         ),
+        rows=tuple(row for p in parts for row in p.rows),
+        refused=tuple(row for p in parts for row in p.refused),
     )
 
 

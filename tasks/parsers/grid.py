@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from tasks.parsers.numbers import CellKind, is_year, parse_cell
 
-_CURRENCY = frozenset({"$", "RMB", "US$", "USD$", "HK$", "¥"})
+CURRENCY_MARKS = frozenset({"$", "RMB", "US$", "USD$", "HK$", "¥"})
 _CLOSERS = frozenset({")", "%", ")%", "%)"})
 
 Span = tuple[float, float]
@@ -26,6 +26,11 @@ class Placed:
     start: float
     end: float
     text: str
+
+
+def symbols(rows: list[list[Placed]]) -> tuple[str, ...]:
+    """The currency marks printed in cells of their own (dropped from the figure rows)."""
+    return tuple(dict.fromkeys(c.text for r in rows for c in r if c.text in CURRENCY_MARKS))
 
 
 def is_figure(text: str) -> bool:
@@ -85,7 +90,7 @@ def _place_row(
     data = any(is_figure(c.text) for c in row)
     for cell in row:
         text = cell.text.strip()
-        if not text or (data and text in _CURRENCY):
+        if not text or (data and text in CURRENCY_MARKS):
             continue
         if text in _CLOSERS and last >= 0:
             cells[last].append(text)

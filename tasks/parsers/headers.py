@@ -4,7 +4,8 @@ Headers are multi-row ("Three months ended June 30," / "2023 2024 2024" / "RMB R
 text or PDF form a spanning header sits only in the first column of its group, sometimes split
 or garbled ("Six m" | "Six months ended June"). Groups end at the USD convenience column, so a
 column missing its period words borrows them from its own group, never from a neighbour's.
-Anything ambiguous (two years, a date that is not a month end) leaves the period unknown.
+Anything ambiguous (two years, months counted to a day that is not a month end) leaves the
+period unknown.
 """
 
 from __future__ import annotations
@@ -12,14 +13,21 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from tasks.parsers.tables import Row
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTH_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b\s*(\d{1,2}(?!\d))?", re.IGNORECASE)
-_DURATION_RE = re.compile(r"\b(three|six|nine|twelve|year)\b", re.IGNORECASE)
-_DURATION_MONTHS = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "year": 12}
+_DURATION_RE = re.compile(
+    r"\b(three|six|nine|twelve|year|thirteen|twenty[- ]six|thirty[- ]nine|fifty[- ]two|"
+    r"fifty[- ]three)\b|\b(\d{1,2})[- ]weeks?\b",
+    re.IGNORECASE,
+)
+# Retailers count fiscal periods in weeks ("Thirteen Weeks Ended November 2, 2024"): weeks are
+# stored as negative numbers so that a duration stays one int.
+_DURATION = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "year": 12, "thirteen": -13}
+_DURATION |= {"twentysix": -26, "thirtynine": -39, "fiftytwo": -52, "fiftythree": -53}
 _YEAR_RE = re.compile(r"\b((?:19|20)\d{2})\b")
 _USD_RE = re.compile(r"\bUSD\b|US\$")
 
@@ -100,15 +108,23 @@ def _period(own: str, group: str, title: str) -> tuple[date | None, date | None]
         return None, None
     month, day = month_day
     last = calendar.monthrange(year, month)[1]
-    if day not in (None, last):
-        return None, None  # QFIN periods end on month ends; anything else is a misread
-    end = date(year, month, last)
+    if day is not None and not 1 <= day <= last:
+        return None, None  # "June 31" is a misread, never a date
+    end = date(year, month, day or last)
+    if months is not None and months < 0:
+        return end - timedelta(weeks=-months) + timedelta(days=1), end
+    if months and end.day != last:
+        return None, None  # months counted to a day that is not a month end: ambiguous
     return (_start(end, months) if months else None), end
 
 
 def _first_duration(text: str) -> int | None:
     match = _DURATION_RE.search(text)
-    return _DURATION_MONTHS[match[1].lower()] if match else None
+    if match is None:
+        return None
+    if match[2]:
+        return -int(match[2])
+    return _DURATION[re.sub(r"[- ]", "", match[1].lower())]
 
 
 def _month_day(text: str) -> tuple[int, int | None] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from lxml import etree, html
 
 from tasks.core.errors import ParseError
-from tasks.parsers.grid import Placed, align
+from tasks.parsers.grid import Placed, align, symbols
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
 
@@ -70,7 +70,7 @@ class _Walker:
         self.all_lines.extend("\t".join(r) for r in rows)
         if rows:
             locator = f"table {len(self.tables) + 1}"
-            self.tables.append(RawTable(locator, tuple(self.lines), make_rows(rows)))
+            self.tables.append(RawTable(locator, tuple(self.lines), make_rows(rows), symbols(grid)))
         self.lines = []
 
 

@@ -21,7 +21,7 @@ from pdfminer.pdfparser import PDFSyntaxError
 from pdfplumber.utils.exceptions import PdfminerException
 
 from tasks.core.errors import ParseError
-from tasks.parsers.grid import Placed, align, is_figure
+from tasks.parsers.grid import Placed, align, is_figure, symbols
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.pdfliterals import page_literals
 from tasks.parsers.pdftext import PageTexts, PdfiumError
@@ -110,7 +110,7 @@ def _is_title(line: list[Placed], left: float) -> bool:
 
 def _table(page: int, index: int, preamble: list[str], rows: list[list[Placed]]) -> RawTable:
     grid = make_rows(align(rows, tolerance=1.0, regions=True))
-    return RawTable(f"page {page}, table {index}", tuple(preamble), grid)
+    return RawTable(f"page {page}, table {index}", tuple(preamble), grid, symbols(rows))
 
 
 def _lines(words: list[dict]) -> list[list[Placed]]:

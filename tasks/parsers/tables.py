@@ -21,6 +21,7 @@ class RawTable:
     locator: str  # "table 3" or "page 14, table 1"
     preamble: tuple[str, ...]  # lines between the previous table and this one (title, scale)
     rows: tuple[Row, ...]
+    symbols: tuple[str, ...] = ()  # currency marks printed in cells of their own ("$", "RMB")
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,3 +85,28 @@ def load(seed: str) -> Golden:
         tuple(data["guidance"]),
         tuple(data["dividends"]),
     )
+
+
+RowKey = tuple[str, str, date | None, date, str]  # statement, label, start, end, currency
+
+
+def load_rows(document: str) -> dict[RowKey, tuple[Decimal, int]]:
+    """The hand-written statement rows of one document (tests/golden/rows/<document>.json):
+    (statement, label as printed, period, currency) -> (value in whole units, decimals)."""
+    path = GOLDEN / "rows" / (Path(document).stem + ".json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    rows: dict[RowKey, tuple[Decimal, int]] = {}
+    for block in data["statements"]:
+        periods = [_span(p) for p in block["periods"]]
+        for label, *values in block["rows"]:
+            for (start, end), text in zip(periods, values, strict=True):
+                key = (block["statement"], label, start, end, block["currency"])
+                assert key not in rows, f"golden names a row twice: {key}"
+                rows[key] = printed(text, block["scale"])
+    return rows
+
+
+def _span(text: str) -> tuple[date | None, date]:
+    """ "2024-08-04/2024-11-02" (a duration) or "2024-11-02" (an instant)."""
+    start, _, end = text.rpartition("/")
+    return (date.fromisoformat(start) if start else None), date.fromisoformat(end)

@@ -1,0 +1,241 @@
+"""Statement tables -> StatementRows: every value cell of every statement, as printed.
+
+Issuer-independent (no label catalog): the statement comes from the table's title, each
+column's period and currency from the header, the scale from the scale line. A convenience
+translation column (USD beside RMB) is not a row. A cell that cannot be read exactly (its
+period, currency or scale unknown, or the figure damaged) is refused with a reason, never
+guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from tasks.core.enums import Basis
+from tasks.core.provenance import Provenance
+from tasks.core.rowrecords import RefusedRow, StatementKind, StatementRow
+from tasks.parsers.headers import Column, resolve_columns
+from tasks.parsers.numbers import CellKind, CellValue, parse_cell
+from tasks.parsers.rows import has_values, segments
+from tasks.parsers.tablemeta import (
+    PERIOD_TITLE_RE,
+    currencies_in,
+    except_shares,
+    scale_of,
+    statement_kind,
+)
+from tasks.parsers.tables import ParsedDocument, RawTable, Row
+
+_NEAR = 6  # preamble lines close enough to a table to be its title
+# footnote marks after a label: "(1)", "(a)", "*", "*7", "(Note ii)", superscript digits
+_MARKS = re.compile(r"(?:\s*(?:\(\d{1,2}\)|\([a-z]\)|\(note [ivx\d]+\)|\*+\d*|[¹²³⁴-⁹⁰]+))+$", re.I)
+_PAGE_NUMBER = re.compile(r"[-– ]*(?:page )?\d{1,3}[-– ]*", re.I)  # between two halves
+_SHARES = re.compile(
+    r"weighted[- ]average\b.*\b(?:shares|ADSs?)\b|\b(?:shares|ADSs?) used\b|number of .*shares",
+    re.IGNORECASE,
+)
+_PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class RowsRead:
+    """The statement rows of one document, and what could not be read."""
+
+    rows: tuple[StatementRow, ...]
+    refused: tuple[RefusedRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """What a table is: statement kind, title, scale line, currency and title period."""
+
+    kind: StatementKind | None
+    title: str = ""
+    scale: int | None = None
+    scale_text: str = ""
+    currency: str = ""
+    period_title: str = ""
+
+
+@dataclass
+class _Sink:
+    document: str
+    rows: list[StatementRow] = field(default_factory=list)
+    refused: dict[tuple[str, str, str, str], RefusedRow] = field(default_factory=dict)
+    index: int = 0  # row position within the current statement
+
+    def refuse(self, table: RawTable, setting: Setting, label: str, reason: str) -> None:
+        assert setting.kind is not None
+        key = (table.locator, setting.title, label, reason)
+        row = RefusedRow(setting.kind, setting.title, label, table.locator, reason)
+        self.refused.setdefault(key, row)
+
+
+def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
+    """Every value cell of every statement table of a parsed document."""
+    sink = _Sink(document)
+    setting = Setting(None)
+    for table in doc.tables:
+        previous, setting = setting, table_setting(table, setting)
+        if setting.kind is None:
+            continue
+        if setting is not previous:
+            sink.index = 0
+        _read_table(table, setting, sink)
+    return RowsRead(tuple(sink.rows), tuple(sink.refused.values()))
+
+
+def table_setting(table: RawTable, previous: Setting) -> Setting:
+    """A table's setting from its title lines; a table with no text above it, or none naming
+    a statement, continues the previous statement (a page break)."""
+    near = table.preamble[-_NEAR:]
+    header = " ".join(c for seg in segments(table.rows) for row in seg.header for c in row)
+    titled = [(k, ln) for ln in reversed(near) for k in [statement_kind(ln, header)] if k]
+    if not titled:
+        return previous if all(_PAGE_NUMBER.fullmatch(ln) for ln in near) else Setting(None)
+    kind, title = titled[0]
+    context = " ".join(near) + " " + header
+    periods = [ln for ln in near if len(ln) <= 80 and PERIOD_TITLE_RE.match(ln)]
+    currency = next(iter(currencies_in(" ".join(near) + " " + _symbols(table))), "")
+    return Setting(
+        kind, title[:200], scale_of(context), context, currency, periods[-1] if periods else ""
+    )
+
+
+def _symbols(table: RawTable) -> str:
+    """Currency marks printed in the table's cells ("$" before a figure)."""
+    marks = {"$", "US$", "RMB", "HK$", "¥"}
+    return " ".join([*table.symbols, *(c for row in table.rows for c in row if c in marks)])
+
+
+def _read_table(table: RawTable, setting: Setting, sink: _Sink) -> None:
+    width = len(table.rows[0]) if table.rows else 0
+    for segment in segments(table.rows):
+        columns = _value_columns(resolve_columns(list(segment.header), width, setting.period_title))
+        section, pending = "", ""
+        for row in segment.body:
+            if not has_values(row) and not any(_damaged(c) for c in row[1:]):
+                text = " ".join(c for c in row if c)
+                # a heading wrapped over two lines goes on in lower case
+                pending = f"{pending} {text}" if pending and text[:1].islower() else text
+                continue
+            label = row[0]
+            if pending and label[:1].islower():
+                label = f"{pending} {label}"  # a label wrapped over two lines
+            elif pending and _heading(pending):
+                section = clean_label(pending).rstrip(":").strip()
+            pending = ""
+            _read_row(clean_label(label), section, row, columns, table, setting, sink)
+            if label.lower().startswith("total"):
+                section = ""
+
+
+def _heading(text: str) -> bool:
+    """A value-less row that names a section (not a scale note or the end of one)."""
+    return scale_of(text) is None and text.count("(") == text.count(")")
+
+
+def _value_columns(columns: list[Column]) -> list[Column]:
+    """The columns whose cells are statement rows: not a convenience translation, and in an
+    IFRS reconciliation only the figures reported under IFRSs."""
+    if any(c.role == "ifrs" for c in columns):
+        return [c for c in columns if c.role == "ifrs"]
+    values = [c for c in columns if c.role == "value"]
+    return values or [c for c in columns if c.role == "usd"]  # a USD-only statement
+
+
+def clean_label(text: str) -> str:
+    """A label as printed without its footnote marks."""
+    return _MARKS.sub("", text).strip()
+
+
+def _damaged(cell: str) -> bool:
+    return parse_cell(cell).kind is CellKind.DAMAGED
+
+
+def _read_row(
+    label: str,
+    section: str,
+    row: Row,
+    columns: list[Column],
+    table: RawTable,
+    setting: Setting,
+    sink: _Sink,
+) -> None:
+    if not columns:
+        sink.refuse(table, setting, label, "no value column found in the header")
+        return
+    for column in columns:
+        index = column.index
+        cell = parse_cell(row[index] if index < len(row) else "")
+        if cell.kind in (CellKind.EMPTY, CellKind.TEXT):
+            continue
+        made = _row(label, section, cell, column, table, setting, sink)
+        if isinstance(made, str):
+            sink.refuse(table, setting, label, f"{made} [{column.header}]")
+        else:
+            sink.rows.append(made)
+    sink.index += 1
+
+
+def _row(
+    label: str,
+    section: str,
+    cell: CellValue,
+    column: Column,
+    table: RawTable,
+    setting: Setting,
+    sink: _Sink,
+) -> StatementRow | str:
+    """The row for one cell, or why it cannot be read."""
+    assert setting.kind is not None
+    if cell.kind is CellKind.DAMAGED or cell.value is None:
+        return f"damaged cell {cell.raw!r}"
+    if column.end is None:
+        return "period not readable from the header"
+    unit = _unit(label, section, cell)
+    currency = ""
+    if unit in ("money", "per_share"):
+        found = currencies_in(column.header)
+        currency = found[0] if found else setting.currency
+        if not currency:
+            return "currency not stated in the header or title"
+    scale = _scale(unit, setting)
+    if scale is None:
+        return "no scale statement (in thousands) for the table"
+    return StatementRow(
+        statement=setting.kind,
+        table_title=setting.title,
+        row_label=label,
+        row_index=sink.index,
+        section=section,
+        period_start=column.start,
+        period_end=column.end,
+        currency=currency,
+        value=cell.value * Decimal(10) ** scale,
+        scale=scale,
+        decimals=cell.frac_digits - scale,
+        provenance=Provenance(sink.document, table.locator, label, column.header, cell.raw),
+        basis=Basis.IFRS if setting.kind is StatementKind.IFRS_RECONCILIATION else Basis.US_GAAP,
+    )
+
+
+def _unit(label: str, section: str, cell: CellValue) -> str:
+    """ "count" (shares), "ratio" (percent, per share) or "money" for a row."""
+    if cell.percent:
+        return "percent"
+    if _SHARES.search(label) or (_SHARES.search(section) and not _PER_SHARE.search(label)):
+        return "count"  # "Weighted average ADS used in calculating net income per ADS"
+    if _PER_SHARE.search(f"{section} {label}"):
+        return "per_share"
+    return "money"
+
+
+def _scale(unit: str, setting: Setting) -> int | None:
+    if unit in ("percent", "per_share"):
+        return 0
+    if unit == "count" and except_shares(setting.scale_text):
+        return 0
+    return setting.scale

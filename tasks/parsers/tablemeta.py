@@ -1,0 +1,76 @@
+"""What a statement table is, from its title lines and header: statement kind, scale, currency.
+
+Issuer-independent: the words every results release uses ("Balance Sheets", "Statements of
+Income", "in thousands", "RMB'000", "$"), so a release of an issuer without a label catalog
+is still read row by row.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tasks.core.rowrecords import StatementKind
+
+# "In thousands of Renminbi"; PDF damage can cut the "In" ("n thousands of Re"), so the
+# "thousands of" form is accepted too; "RMB'000" / "US$'000" headers are thousands as well.
+_SCALE_RE = re.compile(
+    r"\bin (thousands|millions)\b|\b(thousands|millions) of\b|(?:RMB|US\$|HK\$|\$)\s?['’](000)\b",
+    re.IGNORECASE,
+)
+_SCALES = {"thousands": 3, "millions": 6, "000": 3}
+PERIOD_TITLE_RE = re.compile(
+    r"^(?:as (?:of|at)|for the|three|six|nine|twelve|thirteen|year).*\b(?:19|20)\d{2}\b",
+    re.IGNORECASE,
+)
+# (kind, title words), the first match wins: "comprehensive income" before "income"
+_KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
+    (StatementKind.NON_GAAP_RECONCILIATION, re.compile(r"non-gaap", re.I)),
+    (StatementKind.OTHER, re.compile(r"statements? of comprehensive", re.I)),
+    (StatementKind.BALANCE_SHEET, re.compile(r"balance sheets?|financial position", re.I)),
+    (StatementKind.CASH_FLOW, re.compile(r"statements? of cash flows?", re.I)),
+    (
+        StatementKind.INCOME_STATEMENT,
+        re.compile(
+            r"statements? of (?:operations|income|earnings|profit or loss)|income statements?",
+            re.I,
+        ),
+    ),
+)
+_EXCEPT_SHARES = re.compile(
+    r"number of (?:ordinary )?shares|except(?: for)? shares?\b|shares? and per share", re.I
+)
+_CURRENCIES = (
+    ("CNY", re.compile(r"\bRMB|Renminbi|\bCNY\b|¥")),
+    ("HKD", re.compile(r"HK\$|\bHKD\b|Hong Kong dollars?", re.I)),
+    ("USD", re.compile(r"US\$|\bUSD\b|U\.S\. dollars?|(?<![A-Z])\$")),
+)
+
+
+def statement_kind(line: str, header_text: str = "") -> StatementKind | None:
+    """The statement a title line names (an IFRS column header makes it the IFRS
+    reconciliation); None when the line names none."""
+    if "IFRS" in header_text:
+        return StatementKind.IFRS_RECONCILIATION
+    if len(line) > 300 or line.rstrip().endswith("."):
+        return None  # a sentence that mentions a statement is not its title
+    return next((kind for kind, words in _KINDS if words.search(line)), None)
+
+
+def scale_of(text: str) -> int | None:
+    """Power of ten a scale line states ("in thousands" -> 3), None when none is stated."""
+    match = _SCALE_RE.search(text)
+    if match is None:
+        return None
+    return _SCALES[next(g for g in match.groups() if g).lower()]
+
+
+def currencies_in(text: str) -> list[str]:
+    """ISO codes of the currencies a header or title names, in the order of first mention."""
+    found = [(m.start(), code) for code, rx in _CURRENCIES for m in [rx.search(text)] if m]
+    return [code for _, code in sorted(found)]
+
+
+def except_shares(text: str) -> bool:
+    """True when the scale line exempts share counts ("except for number of shares", "except
+    share and per share amounts"); "except per share amounts" exempts only per-share figures."""
+    return _EXCEPT_SHARES.search(text) is not None

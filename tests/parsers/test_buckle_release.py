@@ -1,0 +1,70 @@
+"""The first real exhibit in the suite: The Buckle, Inc.'s EX-99.1 earnings release (EDGAR
+markup as filed, USD, fiscal periods in weeks), read row by row against a hand-written golden
+file (tests/golden/rows/). No label catalog is involved: statement rows are issuer-independent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from tasks.core.rowrecords import StatementKind, StatementRow
+from tasks.extract import extract_file, load_catalog, parse_document
+from tasks.parsers.asreported import RowsRead, read_rows
+from tests.golden.golden import RowKey, load_rows
+
+DOCUMENT = (
+    Path(__file__).resolve().parent.parent
+    / "fixtures/reference/sec/sec_8k_ex99-1_buckle_earnings_release.htm"
+)
+
+
+def _key(row: StatementRow) -> RowKey:
+    return (row.statement.value, row.row_label, row.period_start, row.period_end, row.currency)
+
+
+class TestBuckleEarningsRelease:
+    @pytest.fixture(scope="class")
+    def read(self) -> RowsRead:
+        return read_rows(parse_document(DOCUMENT.name, DOCUMENT.read_bytes()), DOCUMENT.name)
+
+    @pytest.fixture(scope="class")
+    def golden(self) -> dict[RowKey, tuple[Decimal, int]]:
+        return load_rows(DOCUMENT.name)
+
+    def test_every_golden_row_is_read_exactly(
+        self, read: RowsRead, golden: dict[RowKey, tuple[Decimal, int]]
+    ) -> None:
+        got = {_key(r): (r.value, r.decimals) for r in read.rows}
+        wrong = {k: (got.get(k), v) for k, v in golden.items() if got.get(k) != v}
+        assert wrong == {}
+
+    def test_nothing_read_that_is_not_printed(
+        self, read: RowsRead, golden: dict[RowKey, tuple[Decimal, int]]
+    ) -> None:
+        counts = Counter(_key(r) for r in read.rows)
+        assert {k for k, n in counts.items() if n > 1} == set()
+        assert set(counts) - set(golden) == set()
+
+    def test_no_row_refused(self, read: RowsRead) -> None:
+        assert read.refused == ()
+
+    def test_rows_carry_their_statement_and_provenance(self, read: RowsRead) -> None:
+        by_kind = Counter(r.statement for r in read.rows)
+        assert by_kind == {StatementKind.INCOME_STATEMENT: 60, StatementKind.BALANCE_SHEET: 84}
+        sales = next(r for r in read.rows if r.row_label.startswith("SALES"))
+        assert sales.table_title == "CONSOLIDATED STATEMENTS OF INCOME"
+        assert sales.provenance.raw_text == "293,618"
+        assert sales.provenance.column == "Thirteen Weeks Ended November 2, 2024"
+        assert (sales.scale, sales.decimals, sales.row_index) == (3, -3, 0)
+        selling = next(r for r in read.rows if r.row_label == "Selling")
+        assert selling.section == "OPERATING EXPENSES"
+
+    def test_extraction_carries_the_rows_whatever_the_issuer_catalog(self, read: RowsRead) -> None:
+        # the QFIN catalog maps none of Buckle's labels, yet every row is still read
+        extraction = extract_file(DOCUMENT.name, DOCUMENT.read_bytes(), load_catalog("QFIN"))
+        assert extraction.rows == read.rows
+        assert extraction.refused == ()
