@@ -16,22 +16,21 @@ from decimal import Decimal
 from tasks.core.enums import Basis
 from tasks.core.provenance import Provenance
 from tasks.core.rowrecords import RefusedRow, StatementKind, StatementRow
-from tasks.parsers.headers import Column, resolve_columns
+from tasks.parsers.headers import Column, header_lines, resolve_columns
 from tasks.parsers.numbers import CellKind, CellValue, parse_cell
-from tasks.parsers.rows import has_values, segments
+from tasks.parsers.rows import clean_label, has_values, segments
 from tasks.parsers.tablemeta import (
     PERIOD_TITLE_RE,
     currencies_in,
     except_shares,
+    header_text,
+    is_continuation,
     scale_of,
     statement_kind,
 )
 from tasks.parsers.tables import ParsedDocument, RawTable, Row
 
 _NEAR = 6  # preamble lines close enough to a table to be its title
-# footnote marks after a label: "(1)", "(a)", "*", "*7", "(Note ii)", superscript digits
-_MARKS = re.compile(r"(?:\s*(?:\(\d{1,2}\)|\([a-z]\)|\(note [ivx\d]+\)|\*+\d*|[¹²³⁴-⁹⁰]+))+$", re.I)
-_PAGE_NUMBER = re.compile(r"[-– ]*(?:page )?\d{1,3}[-– ]*", re.I)  # between two halves
 _SHARES = re.compile(
     r"weighted[- ]average\b.*\b(?:shares|ADSs?)\b|\b(?:shares|ADSs?) used\b|number of .*shares",
     re.IGNORECASE,
@@ -65,6 +64,7 @@ class _Sink:
     rows: list[StatementRow] = field(default_factory=list)
     refused: dict[tuple[str, str, str, str], RefusedRow] = field(default_factory=dict)
     index: int = 0  # row position within the current statement
+    columns: list[Column] = field(default_factory=list)  # the last table's, for its sequel
 
     def refuse(self, table: RawTable, setting: Setting, label: str, reason: str) -> None:
         assert setting.kind is not None
@@ -83,25 +83,26 @@ def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
             continue
         if setting is not previous:
             sink.index = 0
-        _read_table(table, setting, sink)
+        _read_table(table, setting, sink, continued=setting is previous)
     return RowsRead(tuple(sink.rows), tuple(sink.refused.values()))
 
 
 def table_setting(table: RawTable, previous: Setting) -> Setting:
-    """A table's setting from its title lines; a table with no text above it, or none naming
-    a statement, continues the previous statement (a page break)."""
+    """A table's setting from its title lines; a table with nothing but a page number above
+    it continues the previous statement (a page break)."""
     near = table.preamble[-_NEAR:]
-    header = " ".join(c for seg in segments(table.rows) for row in seg.header for c in row)
+    header = header_text(table)
     titled = [(k, ln) for ln in reversed(near) for k in [statement_kind(ln, header)] if k]
     if not titled:
-        return previous if all(_PAGE_NUMBER.fullmatch(ln) for ln in near) else Setting(None)
+        return previous if is_continuation(near) else Setting(None)
     kind, title = titled[0]
     context = " ".join(near) + " " + header
     periods = [ln for ln in near if len(ln) <= 80 and PERIOD_TITLE_RE.match(ln)]
     currency = next(iter(currencies_in(" ".join(near) + " " + _symbols(table))), "")
-    return Setting(
-        kind, title[:200], scale_of(context), context, currency, periods[-1] if periods else ""
-    )
+    scale = scale_of(context)
+    if previous.kind is kind and scale is None and "continued" in title.lower():
+        scale = previous.scale  # "Balance Sheets (continued)" keeps the first page's scale
+    return Setting(kind, title[:200], scale, context, currency, periods[-1] if periods else "")
 
 
 def _symbols(table: RawTable) -> str:
@@ -110,26 +111,41 @@ def _symbols(table: RawTable) -> str:
     return " ".join([*table.symbols, *(c for row in table.rows for c in row if c in marks)])
 
 
-def _read_table(table: RawTable, setting: Setting, sink: _Sink) -> None:
+def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool) -> None:
     width = len(table.rows[0]) if table.rows else 0
-    for segment in segments(table.rows):
-        columns = _value_columns(resolve_columns(list(segment.header), width, setting.period_title))
-        section, pending = "", ""
-        for row in segment.body:
-            if not has_values(row) and not any(_damaged(c) for c in row[1:]):
-                text = " ".join(c for c in row if c)
-                # a heading wrapped over two lines goes on in lower case
-                pending = f"{pending} {text}" if pending and text[:1].islower() else text
-                continue
-            label = row[0]
-            if pending and label[:1].islower():
-                label = f"{pending} {label}"  # a label wrapped over two lines
-            elif pending and _heading(pending):
-                section = clean_label(pending).rstrip(":").strip()
-            pending = ""
-            _read_row(clean_label(label), section, row, columns, table, setting, sink)
-            if label.lower().startswith("total"):
-                section = ""
+    lead = table.preamble[-3:]
+    for number, segment in enumerate(segments(table.rows)):
+        sequel = continued and number == 0 and not segment.header and not header_lines(lead)
+        if sequel and sink.columns and sink.columns[-1].index < width:
+            columns = sink.columns  # continued on the next page without its header
+        else:
+            found = resolve_columns(
+                list(segment.header), width, setting.period_title, lead if number == 0 else ()
+            )
+            columns = _value_columns(found)
+        sink.columns = columns
+        _read_body(segment.body, columns, table, setting, sink)
+
+
+def _read_body(
+    body: tuple[Row, ...], columns: list[Column], table: RawTable, setting: Setting, sink: _Sink
+) -> None:
+    section, pending = "", ""
+    for row in body:
+        if not has_values(row) and not any(_damaged(c) for c in row[1:]):
+            text = " ".join(c for c in row if c)
+            # a heading wrapped over two lines goes on in lower case
+            pending = f"{pending} {text}" if pending and text[:1].islower() else text
+            continue
+        label = row[0]
+        if pending and label[:1].islower():
+            label = f"{pending} {label}"  # a label wrapped over two lines
+        elif pending and _heading(pending):
+            section = clean_label(pending).rstrip(":").strip()
+        pending = ""
+        _read_row(clean_label(label), section, row, columns, table, setting, sink)
+        if label.lower().startswith("total"):
+            section = ""
 
 
 def _heading(text: str) -> bool:
@@ -144,11 +160,6 @@ def _value_columns(columns: list[Column]) -> list[Column]:
         return [c for c in columns if c.role == "ifrs"]
     values = [c for c in columns if c.role == "value"]
     return values or [c for c in columns if c.role == "usd"]  # a USD-only statement
-
-
-def clean_label(text: str) -> str:
-    """A label as printed without its footnote marks."""
-    return _MARKS.sub("", text).strip()
 
 
 def _damaged(cell: str) -> bool:

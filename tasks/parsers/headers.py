@@ -29,6 +29,24 @@ _DURATION_RE = re.compile(
 _DURATION = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "year": 12, "thirteen": -13}
 _DURATION |= {"twentysix": -26, "thirtynine": -39, "fiftytwo": -52, "fiftythree": -53}
 _YEAR_RE = re.compile(r"\b((?:19|20)\d{2})\b")
+_MONTH_NAMES = "|".join(_MONTHS)
+_ENDED = (
+    r"(?:three|six|nine|twelve|thirteen|twenty[- ]six|thirty[- ]nine|fifty[- ]two|fifty[- ]three"
+    r"|\d{1,2})[- ](?:months?|weeks?)[- ]ended|(?:fiscal )?years? ended|as (?:of|at)"
+)
+# the pieces a one-line header is cut into, tried in this order: whole periods ("Three months
+# ended June 30, 2024", "December 31,"), durations alone, years, currencies
+_PIECES = (
+    re.compile(
+        rf"(?:\b(?:{_ENDED})[ ,]*)?\b(?:{_MONTH_NAMES})\s+\d{{1,2}}\b"
+        r"(?:,?\s*(?:19|20)\d{2}\b)?,?",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\b(?:{_ENDED})\b,?", re.IGNORECASE),
+    re.compile(r"\b(?:19|20)\d{2}\b"),
+    re.compile(r"RMB|US\$|\bUSD\b|HK\$|\bHKD\b"),
+)
+_FILLER = re.compile(r"\((?:un)?audited\)|\b(?:un)?audited\b|\(\d\)|[(),:*]", re.IGNORECASE)
 _USD_RE = re.compile(r"\bUSD\b|US\$")
 
 
@@ -43,8 +61,17 @@ class Column:
     end: date | None  # None when the period could not be read
 
 
-def resolve_columns(header_rows: list[Row], width: int, title: str) -> list[Column]:
-    """Read every value column's period and role from the header rows and the table title."""
+def resolve_columns(
+    header_rows: list[Row], width: int, title: str, lead: tuple[str, ...] = ()
+) -> list[Column]:
+    """Read every value column's period and role from the header rows and the table title.
+
+    ``lead``: header lines printed above the table or in its label column ("December 31,
+    2023 December 31, 2024"); a row whose one text names as many periods (years, currencies)
+    as the table has value columns gives them to the columns in order.
+    """
+    rows = [(line, *([""] * (width - 1))) for line in header_lines(lead)] + header_rows
+    header_rows = [spread(row, width - 1) for row in rows]
     usd = [_is_usd(header_rows, i) for i in range(width)]
     groups = _groups(usd[1:])
     filled = _fill_groups(header_rows, groups) if any(usd) else header_rows
@@ -57,6 +84,34 @@ def resolve_columns(header_rows: list[Row], width: int, title: str) -> list[Colu
             start, end = _period(own, group_text, title)
             columns.append(Column(i, own, "usd" if usd[i] else "value", start, end))
     return _ifrs_roles(columns) if ifrs else columns
+
+
+def header_lines(lines: tuple[str, ...]) -> list[str]:
+    """The trailing lines that hold nothing but header words (dates, years, currencies)."""
+    out: list[str] = []
+    for line in reversed(lines):
+        rest = line
+        for rx in _PIECES:
+            rest = rx.sub(" ", rest)
+        if re.search(r"[A-Za-z0-9]", _FILLER.sub(" ", rest)) or rest == line:
+            break
+        out.insert(0, line)
+    return out
+
+
+def spread(row: Row, count: int) -> Row:
+    """A header row whose one text holds ``count`` periods, years or currencies (or a
+    divisor of ``count``: one per group) -> one per value column, in order."""
+    texts = {c for c in row if c}
+    if len(texts) != 1 or count < 2:
+        return row
+    text = texts.pop()
+    for rx in _PIECES:
+        parts = [m.group(0).strip(" ,") for m in rx.finditer(text)]
+        rest = _FILLER.sub(" ", rx.sub(" ", text))
+        if len(parts) >= 2 and count % len(parts) == 0 and not re.search(r"[A-Za-z0-9]", rest):
+            return ("", *(p for p in parts for _ in range(count // len(parts))))
+    return row
 
 
 def _is_usd(rows: list[Row], i: int) -> bool:
@@ -135,9 +190,11 @@ def _month_day(text: str) -> tuple[int, int | None] | None:
 
 
 def _single_year(own: str, title: str) -> int | None:
+    """The column's own year (one the title names too, if the title names any), else the
+    title's only year; None when that is not one year."""
     years = set(_YEAR_RE.findall(own))
     title_years = set(_YEAR_RE.findall(title))
-    if years and title_years and years != title_years:
+    if years and title_years and not years <= title_years:
         return None
     chosen = years or title_years
     return int(chosen.pop()) if len(chosen) == 1 else None

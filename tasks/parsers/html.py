@@ -6,6 +6,8 @@ Colspans are expanded to grid columns; grid.align then finds the value columns.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree, html
 
 from tasks.core.errors import ParseError
@@ -13,6 +15,7 @@ from tasks.parsers.grid import Placed, align, symbols
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
 
+_FOOTNOTE = re.compile(r"\(?[0-9a-z*†‡]{1,3}\)?|\*+\d*", re.IGNORECASE)
 _BLOCKS = frozenset({"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "center"})
 
 
@@ -52,6 +55,8 @@ class _Walker:
         if tag == "table":
             self.flush()
             self._table(element)
+        elif tag == "sup" and _FOOTNOTE.fullmatch(element.text_content().strip()):
+            pass  # a footnote mark ("net income<sup>7</sup>") is not part of the sentence
         elif tag not in ("script", "style", "head"):
             if tag in _BLOCKS:
                 self.flush()
@@ -81,9 +86,19 @@ def _placed_row(tr: html.HtmlElement) -> list[Placed]:
         if not isinstance(td.tag, str) or td.tag not in ("td", "th"):
             continue
         span = _span(td.get("colspan"))
-        cells.append(Placed(column, column + span - 1, clean_cell(" ".join(td.itertext()))))
+        cells.append(Placed(column, column + span - 1, clean_cell(" ".join(_text(td)))))
         column += span
     return cells
+
+
+def _text(element: html.HtmlElement) -> list[str]:
+    """A cell's text without its footnote marks (``<sup>(1)</sup>``, ``<sup>*</sup>``)."""
+    out = [element.text or ""]
+    for child in element:
+        if not (child.tag == "sup" and _FOOTNOTE.fullmatch((child.text_content() or "").strip())):
+            out.extend(_text(child))
+        out.append(child.tail or "")
+    return out
 
 
 def _span(value: str | None) -> int:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
+_SUPERSCRIPTS = "¹²³⁴⁵⁶⁷⁸⁹⁰"
 NIL_MARKS = frozenset({"—", "–", "-", "_", "--", "nil", "Nil", "−"})
 _CURRENCY = re.compile(r"^(?:RMB|US\$|USD|HK\$|\$)\s*|\s*(?:RMB|USD)$")
 # Thousands groups must be well formed (no leading zero group, exactly three digits each);
@@ -54,6 +55,8 @@ def parse_cell(text: str) -> CellValue:
     """Parse one statement cell; never raises."""
     raw = clean_cell(text)
     body = _CURRENCY.sub("", raw).replace(" ", "")
+    if body[-1:] in _SUPERSCRIPTS:
+        body = body.rstrip(_SUPERSCRIPTS)  # a footnote mark on a figure ("4,177,890¹")
     if not body:
         return CellValue(CellKind.EMPTY, raw=raw)
     if body in NIL_MARKS:

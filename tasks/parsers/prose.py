@@ -25,6 +25,7 @@ _FOOTNOTES = (
     re.compile(r"(?:(?<=[a-z]{2})|(?<=GAAP))\d{1,2}(?=\s)"),
 )
 _SPACES = re.compile(r"  +")
+_PAGE_NUMBER = re.compile(r"^[ \t]*[-–]?[ \t]*(?:page[ \t]*)?\d{1,3}[ \t]*[-–]?[ \t]*$", re.M | re.I)
 _STRETCH = 1 << 16  # characters cleaned at a time
 _WHITESPACE = str.maketrans({c: " " for c in "\n\r\t\f\v\xa0\u2028\u2029"})
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -80,6 +81,9 @@ def clean(text: str) -> str:
 
 
 def _clean_lines(text: str) -> str:
+    # a page number between two halves of a sentence ("... between RMB1.75 billion and" /
+    # "12" / "RMB1.85 billion ...") is not part of it
+    text = _PAGE_NUMBER.sub("", text)
     # translate first: a regex over every line break would build one fragment per line
     text = text.replace("\\$", "$").translate(_WHITESPACE)
     for pattern in _FOOTNOTES:

@@ -12,10 +12,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tasks.parsers.catalog import Section, normalize_label
+from tasks.parsers.headers import header_lines
 from tasks.parsers.numbers import CellKind, is_year, parse_cell
 from tasks.parsers.tables import Row
 
 IGNORED = "<ignored>"
+# footnote marks after a label: "(1)", "(a)", "*", "*7", "(Note ii)", superscript digits
+_MARKS = re.compile(r"(?:\s*(?:\(\d{1,2}\)|\([a-z]\)|\(note [ivx\d]+\)|\*+\d*|[¹²³⁴-⁹⁰]+))+$", re.I)
 _HEADER_WORDS = re.compile(
     r"\b(months?|ended|RMB|USD|IFRSs?|as of|january|february|march|april|may|june|july|"
     r"august|september|october|november|december)\b",
@@ -56,7 +59,7 @@ def segments(rows: tuple[Row, ...]) -> Iterator[Segment]:
     header: list[Row] = []
     body: list[Row] = []
     for row in rows:
-        text_only = any(row[1:]) and not has_numbers(row)
+        text_only = (any(row[1:]) or _label_header(row)) and not has_numbers(row)
         started = any(has_numbers(r) for r in body)
         if text_only and (not started or _looks_like_header(row)):
             if started:
@@ -67,6 +70,16 @@ def segments(rows: tuple[Row, ...]) -> Iterator[Segment]:
             body.append(row)
     if header or body:
         yield Segment(tuple(header), tuple(body))
+
+
+def _label_header(row: Row) -> bool:
+    """A header printed whole in the label column ("December 31, 2023 December 31, 2024")."""
+    return bool(row[0]) and not any(row[1:]) and bool(header_lines((row[0],)))
+
+
+def clean_label(text: str) -> str:
+    """A label as printed without its footnote marks ("Total assets (1)", "Net income*")."""
+    return _MARKS.sub("", text).strip()
 
 
 def _looks_like_header(row: Row) -> bool:
@@ -80,10 +93,10 @@ def body_rows(body: tuple[Row, ...], section: Section) -> Iterator[BodyRow]:
     context: str | None = None
     for row in body:
         if not has_values(row) and not any(_damaged(c) for c in row[1:]):
-            pending = " ".join(c for c in row if c)  # heading, or first half of a wrapped label
+            pending = clean_label(" ".join(c for c in row if c))  # heading, or a wrapped label
             context = context_of(section, pending) or context
             continue
-        label = row[0]
+        label = clean_label(row[0])
         if pending and label and should_join(pending, label, section, context):
             label = f"{pending} {label}"
         pending = None

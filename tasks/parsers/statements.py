@@ -7,27 +7,21 @@ or two disagreeing values for one fact become UnmappedRow/warning entries, never
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
 from tasks.core.enums import Basis
 from tasks.core.records import Fact, Provenance, UnmappedRow
+from tasks.parsers import tablemeta
 from tasks.parsers.catalog import LabelCatalog, Section
 from tasks.parsers.checks import settle
-from tasks.parsers.headers import Column, resolve_columns
+from tasks.parsers.headers import Column, header_lines, resolve_columns
 from tasks.parsers.numbers import CellKind, CellValue, parse_cell
 from tasks.parsers.rows import IGNORED, BodyRow, body_rows, has_values, lookup, segments
+from tasks.parsers.tablemeta import PERIOD_TITLE_RE, is_continuation, scale_of
 from tasks.parsers.tables import ParsedDocument, RawTable
 
-_SCALES = {"thousands": 3, "millions": 6}
-# "In thousands of Renminbi"; PDF damage can cut the "In" ("n thousands of Re"), so the
-# "thousands of" form is accepted too.
-_SCALE_RE = re.compile(r"\bin (thousands|millions)\b|\b(thousands|millions) of\b", re.IGNORECASE)
-_PERIOD_TITLE_RE = re.compile(
-    r"^(?:as (?:of|at)|for the|three|six|nine|twelve|year).*\b(?:19|20)\d{2}\b", re.IGNORECASE
-)
 _NEAR = 6  # preamble lines close enough to a table to be its title
 
 
@@ -60,6 +54,7 @@ class _Sink:
     unmapped: list[UnmappedRow] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     gaap_refs: dict[int, Decimal] = field(default_factory=dict)  # id(ifrs fact) -> GAAP value
+    columns: list[Column] = field(default_factory=list)  # the last table's, for its sequel
 
     def reject(self, table: RawTable, setting: TableSetting, label: str, reason: str) -> None:
         title = setting.title or (setting.section.name if setting.section else "")
@@ -72,27 +67,27 @@ def extract_statements(doc: ParsedDocument, catalog: LabelCatalog, document: str
     sink = _Sink(document, catalog)
     setting = TableSetting(None)
     for table in doc.tables:
-        setting = table_setting(table, catalog, setting)
+        previous, setting = setting, table_setting(table, catalog, setting)
         if setting.section is not None:
-            _read_table(table, setting, sink)
+            _read_table(table, setting, sink, continued=setting is previous)
     facts, warnings = settle(sink.facts, sink.gaap_refs, document)
     return StatementFacts(tuple(facts), tuple(sink.unmapped), tuple(sink.warnings + warnings))
 
 
 def table_setting(table: RawTable, catalog: LabelCatalog, previous: TableSetting) -> TableSetting:
-    """Recognise a table from its title lines (or IFRS headers); a table with no text above
-    it continues the previous one (the second half of a statement, a page break)."""
+    """Recognise a table from its title lines (or IFRS headers); a table with nothing but page
+    furniture above it continues the previous one (the second half of a statement, a page
+    break)."""
     near = table.preamble[-_NEAR:]
     header_text = " ".join(c for seg in segments(table.rows) for row in seg.header for c in row)
     section, title = _find_section(catalog, near, header_text)
-    continues = not table.preamble
+    continues = is_continuation(near)
     if section is None:
         return previous if continues else TableSetting(None)
-    scale_match = _SCALE_RE.search(" ".join(near) + " " + header_text)
-    scale = _SCALES[(scale_match[1] or scale_match[2]).lower()] if scale_match else None
-    period_titles = [ln for ln in near if len(ln) <= 80 and _PERIOD_TITLE_RE.match(ln)]
+    scale = scale_of(" ".join(near) + " " + tablemeta.header_text(table))
+    period_titles = [ln for ln in near if len(ln) <= 80 and PERIOD_TITLE_RE.match(ln)]
     period_title = period_titles[-1] if period_titles else ""
-    if continues and previous.section is section:
+    if (continues or "continued" in title.lower()) and previous.section is section:
         scale = scale if scale is not None else previous.scale
         period_title = period_title or previous.period_title
     return TableSetting(section, title, scale, period_title)
@@ -112,11 +107,18 @@ def _find_section(
     return None, ""
 
 
-def _read_table(table: RawTable, setting: TableSetting, sink: _Sink) -> None:
+def _read_table(table: RawTable, setting: TableSetting, sink: _Sink, continued: bool) -> None:
     assert setting.section is not None
     width = len(table.rows[0]) if table.rows else 0
-    for segment in segments(table.rows):
-        columns = resolve_columns(list(segment.header), width, setting.period_title)
+    lead = table.preamble[-3:]
+    for number, segment in enumerate(segments(table.rows)):
+        sequel = continued and number == 0 and not segment.header and not header_lines(lead)
+        if sequel and sink.columns and sink.columns[-1].index < width:
+            columns = sink.columns  # continued on the next page without its header
+        else:
+            head = lead if number == 0 else ()
+            columns = resolve_columns(list(segment.header), width, setting.period_title, head)
+        sink.columns = columns
         for row in body_rows(segment.body, setting.section):
             _read_row(row, columns, table, setting, sink)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 from tasks.core.rowrecords import StatementKind
+from tasks.parsers.numbers import CellKind, parse_cell
+from tasks.parsers.tables import RawTable
 
 # "In thousands of Renminbi"; PDF damage can cut the "In" ("n thousands of Re"), so the
 # "thousands of" form is accepted too; "RMB'000" / "US$'000" headers are thousands as well.
@@ -36,6 +38,8 @@ _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
         ),
     ),
 )
+# what may stand between two pages of one statement: a page number, a "continued" line
+_BETWEEN_PAGES = re.compile(r"[-– ]*(?:page )?\d{1,3}[-– ]*|\(?continued\)?", re.IGNORECASE)
 _EXCEPT_SHARES = re.compile(
     r"number of (?:ordinary )?shares|except(?: for)? shares?\b|shares? and per share", re.I
 )
@@ -74,3 +78,20 @@ def except_shares(text: str) -> bool:
     """True when the scale line exempts share counts ("except for number of shares", "except
     share and per share amounts"); "except per share amounts" exempts only per-share figures."""
     return _EXCEPT_SHARES.search(text) is not None
+
+
+def is_continuation(preamble: tuple[str, ...]) -> bool:
+    """True when nothing but page furniture stands above a table: it continues the previous
+    statement on a new page."""
+    return all(_BETWEEN_PAGES.fullmatch(line.strip()) for line in preamble)
+
+
+def header_text(table: RawTable) -> str:
+    """The text of a table's rows that carry no figure: its header, headings, scale notes."""
+    return " ".join(
+        c
+        for row in table.rows
+        if not any(parse_cell(x).kind is CellKind.NUMBER for x in row[1:])
+        for c in row
+        if c
+    )
