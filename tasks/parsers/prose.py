@@ -25,7 +25,9 @@ _FOOTNOTES = (
     re.compile(r"(?:(?<=[a-z]{2})|(?<=GAAP))\d{1,2}(?=\s)"),
 )
 _SPACES = re.compile(r"  +")
-_PAGE_NUMBER = re.compile(r"^[ \t]*[-–]?[ \t]*(?:page[ \t]*)?\d{1,3}[ \t]*[-–]?[ \t]*$", re.M | re.I)
+_PAGE_NUMBER = re.compile(
+    r"^[ \t]*[-–]?[ \t]*(?:page[ \t]*)?\d{1,3}[ \t]*[-–]?[ \t]*$", re.MULTILINE | re.IGNORECASE
+)
 _STRETCH = 1 << 16  # characters cleaned at a time
 _WHITESPACE = str.maketrans({c: " " for c in "\n\r\t\f\v\xa0\u2028\u2029"})
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
