@@ -16,12 +16,13 @@ from tasks.parsers import prose
 _PIECES = [
     "loans^{*7}", "rate*¹³", "income**14", "**bold**", "Non-GAAP9 net", "GAAP12 ", "RMB12 ",
     "US\\$1.00", "ab12", "a", " ", "  ", "   ", "\n", "\r\n", "\n\n", "\t", "\xa0", "\u2028",
-    "\u3000", "word", "7", "*", "^{3}", "¹", "x12\n", "“quoted”", "—", ".",
+    "\u3000", "word", "7", "*", "^{3}", "¹", "x12\n", "“quoted”", "—", ".", "\n12\n", "\n- 3 -\n",
 ]  # fmt: skip
 
 
 def _whole(text: str) -> str:
     """The single-pass algorithm clean() must reproduce."""
+    text = prose._PAGE_NUMBER.sub("", text)
     text = text.replace("\\$", "$").translate(prose._WHITESPACE)
     for pattern in prose._FOOTNOTES:
         text = pattern.sub("", text)
