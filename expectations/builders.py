@@ -21,7 +21,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from expectations import cross, rules
+from expectations import cross, gate, rules
 from expectations.rules import CheckRow, Context, period_label
 from tasks.core.enums import Severity
 from tasks.core.errors import ConfigError
@@ -86,6 +86,7 @@ RULES: dict[str, rules.Rule] = {
     "guidance_range": rules.guidance_rule,
     "core_metrics": rules.core_metrics_rule,
     "damaged_text": rules.damaged_text_rule,
+    "statements_read": gate.statements_read_rule,
     "quarters_sum": cross.quarters_rule,
     "cross_source_facts": cross.cross_source_facts_rule,
     "cross_source_dividend": cross.cross_source_dividend_rule,

@@ -9,6 +9,7 @@ documents, the other source, guidance, dividends) read them from :class:`Context
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -18,6 +19,7 @@ from typing import Any
 from tasks.core.enums import RESULTS_KINDS, Basis, Origin
 from tasks.core.precision import half_unit, select_stored_facts
 from tasks.core.records import Dividend, Extraction, Fact, Guidance, UnmappedRow
+from tasks.core.rowrecords import RefusedRow
 
 IDENTITY_BASIS = Basis.US_GAAP
 PeriodKey = tuple[date | None, date]
@@ -46,6 +48,11 @@ class Context:
     prior: tuple[Sourced, ...] = ()  # facts of the issuer's other stored documents
     companions: tuple[Sourced, ...] = ()  # facts/dividends of the same disclosure, other source
     refused: tuple[UnmappedRow, ...] = ()  # figures the extractor refused as damaged text
+    # statement rows read per StatementKind value, and the rows refused (the statement gate);
+    # known only with the extraction (a revalidation has no text)
+    statements: tuple[tuple[str, int], ...] = ()
+    statements_refused: tuple[RefusedRow, ...] = ()
+    statements_known: bool = False
 
     @classmethod
     def of_extraction(cls, document_id: str, extraction: Extraction) -> Context:
@@ -57,6 +64,9 @@ class Context:
             dividends=extraction.dividends,
             usd_rate=extraction.usd_rate,
             refused=extraction.unmapped,
+            statements=tuple(Counter(str(r.statement) for r in extraction.rows).items()),
+            statements_refused=extraction.refused,
+            statements_known=True,
         )
 
 

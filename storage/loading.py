@@ -21,12 +21,20 @@ from storage.facts import upsert_facts
 from storage.line_items import upsert_line_items
 from storage.mapping import Row, dividend_row, guidance_row, result_row
 from storage.quality import status_after_validation
+from storage.refusals import replace_refusals
 from storage.schema import documents, validation_results
 from storage.sql import chunks, utcnow
 from tasks.core.enums import DocKind, Status
 from tasks.core.errors import UnknownDocumentError
-from tasks.core.records import Dividend, Fact, Guidance, LoadCounts, ValidationResult
-from tasks.core.rowrecords import LineItem
+from tasks.core.records import (
+    Dividend,
+    Fact,
+    Guidance,
+    LoadCounts,
+    UnmappedRow,
+    ValidationResult,
+)
+from tasks.core.rowrecords import LineItem, RefusedRow
 
 # The per-document tables a load replaces, in the order _lock_document reports them.
 _REPLACED = (validation_results, schema.guidance, schema.dividends)
@@ -54,13 +62,16 @@ def load_document(
     dividends: Sequence[Dividend] = (),
     run_id: str | None = None,
     line_items: Sequence[LineItem] = (),
+    refused: Sequence[RefusedRow] = (),
+    unmapped: Sequence[UnmappedRow] = (),
 ) -> LoadCounts:
     """Store one document's extraction in one transaction; idempotent.
 
     New facts are inserted and identical re-reports are no-ops. Validation results,
     guidance and dividends replace the document's previous ones. ``kind`` (when given) is
     recorded. ``line_items`` (every statement cell as printed) are stored as read now
-    (``storage.line_items``). The document ends ``quarantined`` (facts kept, hidden from
+    (``storage.line_items``), and the rows the extractor refused or could not map
+    (``refused_rows``). The document ends ``quarantined`` (facts kept, hidden from
     facts_latest) or ``loaded``, by :func:`storage.quality.status_after_validation`.
     """
     with engine.begin() as conn:
@@ -84,6 +95,7 @@ def load_document(
             _replace(conn, table, document_id, rows, stored=has)
             for table, rows, has in zip(_REPLACED, replacements, locked.has_rows, strict=True)
         ]
+        replace_refusals(conn, document_id, refused, unmapped, now)
     return LoadCounts(inserted, updated, unchanged, n_val, n_guid, n_div, locked.status)
 
 

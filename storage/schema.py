@@ -334,4 +334,21 @@ releases = Table(
     Column("reason", Text, nullable=False, server_default=""),
 )
 
+# 0008: statement rows the extractor refused (period, currency or scale not readable, a damaged
+# figure) or no metric maps, so an operator sees after the run what was not stored and why.
+refused_rows = Table(
+    "refused_rows",
+    metadata,
+    Column("refusal_id", SurrogateKey, primary_key=True, autoincrement=True),
+    _document_fk(),
+    Column("kind", Text, nullable=False),  # "refused" | "unmapped"
+    Column("statement", Text, nullable=False, server_default=""),  # StatementKind, or ""
+    Column("table_title", Text, nullable=False, server_default=""),
+    Column("locator", Text, nullable=False),
+    Column("row_label", Text, nullable=False, server_default=""),
+    Column("reason", Text, nullable=False),
+    Column("recorded_at", UtcDateTime, nullable=False),
+    CheckConstraint("kind IN ('refused', 'unmapped')", name="kind"),
+)
+
 TABLES: tuple[Table, ...] = tuple(metadata.sorted_tables)

@@ -9,6 +9,7 @@ import hashlib
 import re
 import tomllib
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from tasks.core.errors import ConfigError, ParseError, RefusedFileError
 from tasks.core.precision import select_stored_facts
 from tasks.core.readouts import LocalIntake
 from tasks.core.records import Extraction, Issuer, StoredFile
+from tasks.core.rowrecords import StatementKind
 from tasks.parsers import prose
 from tasks.parsers.asreported import read_rows
 from tasks.parsers.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
@@ -71,7 +73,11 @@ def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction
     doc = parse_document(name, content)
     result = extract_statements(doc, catalog, name)
     as_printed = read_rows(doc, name)
-    kind = classify(doc.text, bool(result.facts))
+    # a statement whose rows were all refused still makes a results document (the gate then
+    # quarantines it), whether or not the issuer's catalog maps its labels
+    read = {r.statement for r in as_printed.rows} | {r.statement for r in as_printed.refused}
+    primary = read & set(PRIMARY)
+    kind = classify(doc.text, bool(result.facts) or bool(primary))
     running = doc.prose or doc.text
     narrative = extract_narrative(running, catalog, name)
     facts, disagreements = reconcile(list(result.facts), list(narrative.facts), name)
@@ -110,6 +116,8 @@ def parse_document(name: str, content: bytes) -> ParsedDocument:
     except UnicodeDecodeError as exc:
         raise ParseError(f"{name}: not UTF-8 text, HTML or PDF ({exc.reason})") from exc
 
+
+PRIMARY = (StatementKind.BALANCE_SHEET, StatementKind.INCOME_STATEMENT)
 
 # Which kind a multi-file document takes: the most specific of its files'.
 _KIND_ORDER = (
@@ -153,7 +161,10 @@ def extract_document(
             dict.fromkeys([*(f for p in parts for f in p.narrative_twins), *set_aside])
         ),
         rows=tuple(row for p in parts for row in p.rows),
-        refused=tuple(row for p in parts for row in p.refused),
+        # a document's files share locators ("table 4"): the file name says which one
+        refused=tuple(
+            replace(row, locator=f"{p.document}, {row.locator}") for p in parts for row in p.refused
+        ),
     )
 
 

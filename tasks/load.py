@@ -35,6 +35,8 @@ def load(
         guidance=extraction.guidance,
         dividends=extraction.dividends,
         line_items=line_items(extraction.rows, extraction.facts),
+        refused=extraction.refused,
+        unmapped=extraction.unmapped,
     )
 
 

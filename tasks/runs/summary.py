@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tasks.core.enums import Status
+from tasks.core.enums import Severity, Status
 from tasks.core.records import Revalidation, ValidationResult
+
+STATEMENTS_READ = "statements_read"  # the statement gate's expectation (expectations/gate.py)
+_GATE_JARGON = re.compile(r": statement problems [^;]*")
 
 
 @dataclass
@@ -27,6 +31,7 @@ class RunSummary:
     already_stored: list[str] = field(default_factory=list)  # hand-dropped files held already
     data_docs_dir: str = ""  # this run's Data Docs folder validations record for; "" for none
     data_docs: str = ""  # link to that site's index page once built; "" when none was built
+    held_for: dict[str, str] = field(default_factory=dict)  # quarantined document -> why
 
     def add_document(
         self,
@@ -44,6 +49,7 @@ class RunSummary:
         self.alerts_raised += alerts
         if quarantined:
             self.quarantined.append(document_id)
+            self.held_for[document_id] = quarantine_reason(checks)
 
     def render(self) -> str:
         """A short plain-text summary."""
@@ -55,7 +61,7 @@ class RunSummary:
         ]
         if self.new == 0 and self.ingested == 0 and self.ok:
             lines.insert(0, "nothing new to ingest")
-        lines += [f"quarantined: {d}" for d in self.quarantined]
+        lines += [_held(d, self.held_for.get(d, "")) for d in self.quarantined]
         lines += [f"failed: {d}" for d in self.failed]
         lines += [f"source failed: {s}" for s in self.source_failures]
         lines += [f"not loaded again: {s}" for s in self.already_stored]
@@ -67,6 +73,21 @@ class RunSummary:
     def ok(self) -> bool:
         """False when a source or a document failed."""
         return not (self.failed or self.source_failures)
+
+
+def quarantine_reason(checks: Sequence[ValidationResult]) -> str:
+    """Why a document was quarantined, in one line: the statements not read ("balance sheet:
+    34 rows, period not readable from the header"), else the critical checks that failed."""
+    failed = [c for c in checks if not c.success and c.severity == Severity.CRITICAL]
+    gate = [c for c in failed if c.expectation == STATEMENTS_READ]
+    if gate:
+        return _GATE_JARGON.sub("", gate[0].observed)
+    names = ", ".join(sorted({c.expectation.replace("_", " ") for c in failed}))
+    return f"critical check failed: {names}" if names else ""
+
+
+def _held(document_id: str, reason: str) -> str:
+    return f"quarantined: {document_id}: {reason}" if reason else f"quarantined: {document_id}"
 
 
 @dataclass

@@ -1,0 +1,57 @@
+"""The statement gate: a results document is published only when its primary statements
+were read from their tables.
+
+A balance sheet or income statement that is absent, or present with rows refused ("period not
+readable from the header"), or a document whose facts come only from narrative figures, fails
+this critical check: the document is quarantined and the alert names the statement and the
+reason ("balance sheet: 34 rows, period not readable from the header").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from decimal import Decimal
+from typing import Any
+
+from expectations.rules import CheckRow, Context, RuleOutput
+from tasks.core.enums import RESULTS_KINDS, Origin
+from tasks.core.records import Fact
+from tasks.core.rowrecords import StatementKind
+
+PRIMARY = (StatementKind.BALANCE_SHEET, StatementKind.INCOME_STATEMENT)
+
+
+def statements_read_rule(
+    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
+) -> RuleOutput:
+    """One row per primary statement (and one for narrative-only facts): 1 problem vs 0."""
+    if ctx.kind not in RESULTS_KINDS or not ctx.statements_known:
+        return RuleOutput([], [])  # revalidation has no text: the last reading's result stands
+    read = dict(ctx.statements)
+    rows = [_row(name, kind, read.get(kind, 0), ctx) for kind in PRIMARY]
+    if facts and not any(f.origin == Origin.TABLE for f in facts):
+        rows.append(_problem(name, "core facts read only from narrative figures"))
+    return RuleOutput(rows, [])
+
+
+def _row(name: str, kind: StatementKind, read: int, ctx: Context) -> CheckRow:
+    label = kind.value.replace("_", " ")
+    refused = [r for r in ctx.statements_refused if r.statement == kind]
+    if refused:
+        labels = len({(r.locator, r.row_label) for r in refused})
+        reason = Counter(_reason(r.reason) for r in refused).most_common(1)[0][0]
+        return _problem(name, f"{label}: {labels} rows, {reason}")
+    if not read:
+        return _problem(name, f"{label}: absent (no table of it was read)")
+    return CheckRow(name, f"{label}: {read} figures read", "statement problems", Decimal(0),
+                    "allowed", Decimal(0), Decimal(0), one_sided=True)  # fmt: skip
+
+
+def _reason(text: str) -> str:
+    """The reason without the column it names ("... [December 31, 2023 RMB]")."""
+    return text.split(" [", 1)[0]
+
+
+def _problem(name: str, subject: str) -> CheckRow:
+    return CheckRow(name, subject, "statement problems", Decimal(1), "allowed", Decimal(0),
+                    Decimal(0), one_sided=True)  # fmt: skip
