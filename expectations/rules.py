@@ -66,7 +66,10 @@ class Context:
             refused=extraction.unmapped,
             statements=tuple(Counter(str(r.statement) for r in extraction.rows).items()),
             statements_refused=extraction.refused,
-            statements_known=True,
+            # an extraction without the row layer (table facts but no statement row read or
+            # refused: one built by hand) is not judged by the statement gate
+            statements_known=bool(extraction.rows or extraction.refused)
+            or not any(f.origin == Origin.TABLE for f in extraction.facts),
         )
 
 

@@ -77,6 +77,9 @@ def load(name: str) -> tuple[dict[str, Any], list[Fact], Context]:
         usd_facts=tuple(fact(f) for f in ctx.get("usd_facts", [])),
         prior=tuple(Sourced(p["document_id"], fact=fact(p)) for p in ctx.get("prior", [])),
         companions=companions,
+        # statement rows read per statement (the statement gate's input)
+        statements=tuple(ctx.get("statements", {}).items()),
+        statements_known="statements" in ctx,
     )
     return raw, [fact(f) for f in raw["facts"]], context
 
