@@ -12,6 +12,7 @@ from lxml import etree, html
 
 from tasks.core.errors import ParseError
 from tasks.parsers.grid import Placed, align, symbols
+from tasks.parsers.headers import header_lines
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
 
@@ -70,13 +71,19 @@ class _Walker:
     def _table(self, table: html.HtmlElement) -> None:
         grid = [_placed_row(tr) for tr in table.iter("tr")]
         rows = [list(r) for r in make_rows(align(grid, tolerance=0))]
-        while rows and not any(rows[0][1:]):
+        # title rows inside the table belong to the title, not a header in the label column
+        # (a heading of the statement's body, "Non-current assets:", stays in the table)
+        while rows and not any(rows[0][1:]) and not _stays(rows[0][0]):
             self.lines.append(rows.pop(0)[0])  # title rows inside the table belong to the title
         self.all_lines.extend("\t".join(r) for r in rows)
         if rows:
             locator = f"table {len(self.tables) + 1}"
             self.tables.append(RawTable(locator, tuple(self.lines), make_rows(rows), symbols(grid)))
         self.lines = []
+
+
+def _stays(label: str) -> bool:
+    return label.rstrip().endswith(":") or bool(header_lines((label,)))
 
 
 def _placed_row(tr: html.HtmlElement) -> list[Placed]:

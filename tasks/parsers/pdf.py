@@ -35,6 +35,7 @@ _TITLE = re.compile(
     re.IGNORECASE,
 )
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
+_IN_LABEL = re.compile(r"\(\d{1,2}\)|[-–—]|\*+\d*")
 _LINE_TOLERANCE = 2.0
 _WORD_GAP = 4.0
 
@@ -45,8 +46,11 @@ def parse_pdf(name: str, content: bytes) -> ParsedDocument:
     running: list[str] = []
     try:
         with pdfplumber.open(io.BytesIO(content)) as pdf, PageTexts(content) as texts:
+            follows = False  # the previous page held a statement: this one may continue it
             for number, page in enumerate(pdf.pages, start=1):
-                tables.extend(_read_page(number, page, running, texts))
+                found = _read_page(number, page, running, texts, follows)
+                tables.extend(found)
+                follows = bool(found)
                 page.close()
     except (
         PdfminerException, PDFSyntaxError, PdfiumError, ValueError, KeyError, TypeError
@@ -60,20 +64,25 @@ def parse_pdf(name: str, content: bytes) -> ParsedDocument:
 
 
 def _read_page(
-    number: int, page: pdfplumber.page.Page, running: list[str], texts: PageTexts
+    number: int,
+    page: pdfplumber.page.Page,
+    running: list[str],
+    texts: PageTexts,
+    follows: bool = False,
 ) -> list[RawTable]:
-    """Add the page's running text to ``running``; its tables if it shows a statement title."""
+    """Add the page's running text to ``running``; its tables if it shows a statement title
+    (or ``follows`` a page that held one: a statement continued without its title)."""
     contents = decoded_contents(page.page_obj)  # decoded once for both readers, then released
     literals = page_literals(page.page_obj, contents)
     if literals is not None:  # standard fonts, plain Tj strings: no text interpretation
         if literals:  # one string per page, not per line: a str costs ~50 bytes on its own
             running.append("\n".join(literals))
-        if not _has_marker("".join(literals)):
+        if not follows and not _has_marker("".join(literals)):
             return []
         return _page_tables(number, page_words(page, contents) or page.extract_words())
     text = texts.text(number - 1)  # encoded glyphs: PDFium's text, pdfminer for statements only
     running.append(text)
-    if not _has_marker(text):
+    if not follows and not _has_marker(text):
         return []
     return _page_tables(number, page_words(page, contents) or page.extract_words())
 
@@ -128,8 +137,11 @@ def _cells(words: list[dict]) -> list[Placed]:
     for word in words:
         text = clean_cell(word["text"])
         prev = cells[-1] if cells else None
-        joinable = prev is not None and not is_figure(text) and not is_figure(prev.text)
-        if prev is not None and joinable and word["x0"] - prev.end <= _WORD_GAP:
+        near = prev is not None and word["x0"] - prev.end <= _WORD_GAP
+        # a dash or a footnote mark right after a word belongs to the label ("EPS - diluted",
+        # "Total net revenue (1)"), not to a value column
+        joinable = not is_figure(text) or (near and _IN_LABEL.fullmatch(text) is not None)
+        if prev is not None and near and joinable and not is_figure(prev.text):
             cells[-1] = Placed(prev.start, word["x1"], f"{prev.text} {text}")
         else:
             cells.append(Placed(word["x0"], word["x1"], text))

@@ -18,7 +18,11 @@ from tasks.parsers.tables import Row
 
 IGNORED = "<ignored>"
 # footnote marks after a label: "(1)", "(a)", "*", "*7", "(Note ii)", superscript digits
-_MARKS = re.compile(r"(?:\s*(?:\(\d{1,2}\)|\([a-z]\)|\(note [ivx\d]+\)|\*+\d*|[¹²³⁴-⁹⁰]+))+$", re.I)
+_MARKS = re.compile(
+    r"(?:\s*(?:\(\d{1,2}\)|\([a-z]\)|\(note [ivx\d]+\)|\*+\d*|[¹²³⁴-⁹⁰]+|\^\{\*?\d+\})"
+    r"|(?<=[a-z]{2})\d{1,2})+$",  # the last: a superscript a PDF's text glued to the word
+    re.IGNORECASE,
+)
 _HEADER_WORDS = re.compile(
     r"\b(months?|ended|RMB|USD|IFRSs?|as of|january|february|march|april|may|june|july|"
     r"august|september|october|november|december)\b",
