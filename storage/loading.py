@@ -21,7 +21,7 @@ from storage.facts import upsert_facts
 from storage.line_items import upsert_line_items
 from storage.mapping import Row, dividend_row, guidance_row, result_row
 from storage.quality import status_after_validation
-from storage.refusals import replace_refusals
+from storage.refusals import refusal_rows
 from storage.schema import documents, validation_results
 from storage.sql import chunks, utcnow
 from tasks.core.enums import DocKind, Status
@@ -37,7 +37,7 @@ from tasks.core.records import (
 from tasks.core.rowrecords import LineItem, RefusedRow
 
 # The per-document tables a load replaces, in the order _lock_document reports them.
-_REPLACED = (validation_results, schema.guidance, schema.dividends)
+_REPLACED = (validation_results, schema.guidance, schema.dividends, schema.refused_rows)
 
 
 class _Locked(NamedTuple):
@@ -90,12 +90,12 @@ def load_document(
             [result_row(v, run_id, now) for v in validations],
             [guidance_row(g, now) for g in _one_per_period(guidance)],
             [dividend_row(d, now) for d in dividends],
+            refusal_rows(refused, unmapped, now),
         )
-        n_val, n_guid, n_div = [
+        n_val, n_guid, n_div, _ = [
             _replace(conn, table, document_id, rows, stored=has)
             for table, rows, has in zip(_REPLACED, replacements, locked.has_rows, strict=True)
         ]
-        replace_refusals(conn, document_id, refused, unmapped, now)
     return LoadCounts(inserted, updated, unchanged, n_val, n_guid, n_div, locked.status)
 
 

@@ -2,7 +2,8 @@
 
 What the extractor read but did not store, with where and why: a row refused (its period,
 currency or scale not readable, its figure damaged) or no metric maps. Replaced at each load of
-the document, so an operator sees after the run what the last reading left out.
+the document (``storage.loading``, like its validation results), so an operator sees after the
+run what the last reading left out.
 """
 
 from __future__ import annotations
@@ -11,28 +12,20 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from storage.schema import refused_rows
-from storage.sql import chunks
 from tasks.core.records import UnmappedRow
 from tasks.core.rowrecords import RefusedRow
 
 
-def replace_refusals(
-    conn: Connection,
-    document_id: str,
-    refused: Sequence[RefusedRow],
-    unmapped: Sequence[UnmappedRow],
-    now: datetime,
-) -> int:
-    """Replace the document's refused and unmapped rows; returns how many are stored."""
+def refusal_rows(
+    refused: Sequence[RefusedRow], unmapped: Sequence[UnmappedRow], now: datetime
+) -> list[dict[str, Any]]:
+    """The rows of ``refused_rows`` for one document's reading (without ``document_id``)."""
     rows = [_refused(r) for r in refused] + [_unmapped(u) for u in unmapped]
-    conn.execute(delete(refused_rows).where(refused_rows.c.document_id == document_id))
-    for chunk in chunks([{**row, "document_id": document_id, "recorded_at": now} for row in rows]):
-        conn.execute(refused_rows.insert().values(chunk))
-    return len(rows)
+    return [{**row, "recorded_at": now} for row in rows]
 
 
 def stored_refusals(conn: Connection, document_id: str) -> list[dict[str, Any]]:
