@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from functools import lru_cache
 
 _SUPERSCRIPTS = "¹²³⁴⁵⁶⁷⁸⁹⁰"
 NIL_MARKS = frozenset({"—", "–", "-", "_", "--", "nil", "Nil", "−"})
@@ -51,8 +52,9 @@ def clean_cell(text: str) -> str:
     return " ".join(text.replace("\xa0", " ").replace("\u200b", "").split())
 
 
+@lru_cache(maxsize=2048)  # a table's cells are read by several passes (rows, facts, headers)
 def parse_cell(text: str) -> CellValue:
-    """Parse one statement cell; never raises."""
+    """Parse one statement cell; never raises (the result is shared: it is frozen)."""
     raw = clean_cell(text)
     body = _CURRENCY.sub("", raw).replace(" ", "")
     if body[-1:] in _SUPERSCRIPTS:

@@ -22,7 +22,7 @@ from pdfplumber.utils.exceptions import PdfminerException
 
 from tasks.core.errors import ParseError
 from tasks.parsers.grid import Placed, align, is_figure, symbols
-from tasks.parsers.numbers import clean_cell
+from tasks.parsers.numbers import CellKind, clean_cell, parse_cell
 from tasks.parsers.pdfliterals import page_literals
 from tasks.parsers.pdftext import PageTexts, PdfiumError
 from tasks.parsers.pdfwords import Char, decoded_contents, page_words
@@ -50,7 +50,7 @@ def parse_pdf(name: str, content: bytes) -> ParsedDocument:
             for number, page in enumerate(pdf.pages, start=1):
                 found = _read_page(number, page, running, texts, follows)
                 tables.extend(found)
-                follows = bool(found)
+                follows = _ends_in_statement(found)
                 page.close()
     except (
         PdfminerException, PDFSyntaxError, PdfiumError, ValueError, KeyError, TypeError
@@ -85,6 +85,14 @@ def _read_page(
     if not follows and not _has_marker(text):
         return []
     return _page_tables(number, page_words(page, contents) or page.extract_words())
+
+
+def _ends_in_statement(tables: list[RawTable]) -> bool:
+    """Whether a page's last table is a statement (rows of figures), which the next page may
+    continue; a page of running text that mentions a statement is not."""
+    rows = tables[-1].rows if tables else ()
+    figures = (sum(parse_cell(c).kind is CellKind.NUMBER for c in row[1:]) for row in rows)
+    return sum(n >= 2 for n in figures) >= 3
 
 
 def _has_marker(text: str) -> bool:
