@@ -8,11 +8,14 @@ or one source is recorded with a one-line reason and the rest of the run goes on
 # from the function's annotations in the process that runs it (a served or deployed run), and
 # postponed (string) annotations then name types it cannot resolve ("IngestModel is not fully
 # defined"). Real annotations travel with the function.
+from collections import deque
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
 from prefect import flow, get_run_logger
+from prefect.futures import PrefectFuture
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
@@ -34,6 +37,9 @@ from tasks.sources.protocol import Sources
 # The sources a pass may be asked to list, spelled out for Prefect's parameter form (the UI
 # offers these values); a test checks they are the registry's listed sources.
 ListedSource = Literal["sec", "hkex"]
+# Documents downloading ahead of the one being processed: enough to keep SEC at its pace
+# while extraction (CPU) lags behind.
+AHEAD = 32
 
 
 @flow(name="ingest", log_prints=True, on_failure=[on_run_failed], on_crashed=[on_run_failed])
@@ -62,11 +68,12 @@ def ingest(
     for issuer in chosen:
         for source in [s for s in sources or clients.listed() if fetch.covers(issuer, s)]:
             _discover(engine, clients, summary, source, issuer, since or settings.since, since)
-        todo = fetch.pending(engine, issuer.ticker, force=force)
-        progress.start(len(todo), issuer.ticker)
-        for document_id in todo:
-            _process(engine, clients, archive, summary, issuer, document_id)
-            progress.advance(document_id)
+    todo = [(i, d) for i in chosen for d in fetch.pending(engine, i.ticker, force=force)]
+    worker = load.worker_id()
+    try:
+        _process_claimed(engine, clients, archive, summary, todo, worker, force)
+    finally:  # whatever stopped the run, what it claimed is free for the next one
+        load.release(engine, None, worker)
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     )
@@ -76,6 +83,58 @@ def ingest(
     bookkeeping.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
     return summary
+
+
+def _process_claimed(
+    engine: Engine,
+    clients: Sources,
+    archive: RawArchive,
+    summary: RunSummary,
+    todo: list[tuple[Issuer, str]],
+    worker: str,
+    force: bool,
+) -> None:
+    current = None
+    ahead = _claimed_ahead(engine, clients, archive, summary, todo, worker, force)
+    for issuer, document_id in ahead:
+        if issuer is not current:
+            current = issuer
+            progress.start(sum(1 for i, _ in todo if i is issuer), issuer.ticker)
+        _process(engine, clients, archive, summary, issuer, document_id)
+        load.release(engine, document_id, worker)
+        progress.advance(document_id)
+
+
+def _claimed_ahead(
+    engine: Engine,
+    clients: Sources,
+    archive: RawArchive,
+    summary: RunSummary,
+    todo: list[tuple[Issuer, str]],
+    worker: str,
+    force: bool,
+) -> Iterator[tuple[Issuer, str]]:
+    """The documents this run claims, in order, each downloading (task runner threads; SEC's
+    pacer keeps the pace) up to AHEAD documents before its turn. A document another run
+    claimed first, or processed meanwhile, is left to it."""
+    queue: deque[tuple[Issuer, str, PrefectFuture[Any]]] = deque()
+    waiting = iter(todo)
+    while True:
+        while len(queue) < AHEAD and (item := next(waiting, None)) is not None:
+            issuer, doc = item
+            if load.claim(engine, doc, worker, force):
+                future = fetch.fetch_task.submit(engine, clients, archive, issuer.cik, doc)
+                queue.append((issuer, doc, future))
+            else:
+                summary.elsewhere.append(doc)
+        if not queue:
+            return
+        issuer, doc, future = queue.popleft()
+        future.wait()  # its files are archived (or _process retries and reports the failure)
+        if load.claim(engine, doc, worker, force):  # renewed: still this run's
+            yield issuer, doc
+        else:
+            summary.elsewhere.append(doc)
 
 
 def _discover(

@@ -35,7 +35,7 @@ from tasks.core.records import (
 )
 
 # A document left at extracted/validated by a crash is picked up again: loading is idempotent.
-_TO_PROCESS = (
+TO_PROCESS = (
     Status.FETCHED.value,
     Status.EXTRACTED.value,
     Status.VALIDATED.value,
@@ -130,7 +130,7 @@ def documents_to_process(
     """
     stmt = select(documents.c.document_id)
     if not force:
-        stmt = stmt.where(documents.c.status.in_(_TO_PROCESS))
+        stmt = stmt.where(documents.c.status.in_(TO_PROCESS))
     if issuer is not None:
         stmt = stmt.where(documents.c.issuer == issuer)
     stmt = stmt.order_by(documents.c.published_at, documents.c.document_id)

@@ -352,3 +352,19 @@ refused_rows = Table(
 )
 
 TABLES: tuple[Table, ...] = tuple(metadata.sorted_tables)
+
+# 0007: which worker is processing a document, until when: of two workers racing on the same
+# new documents the first to claim one processes it; a claim past its expiry is taken over.
+document_claims = Table(
+    "document_claims",
+    metadata,
+    Column(
+        "document_id",
+        Text,
+        ForeignKey("documents.document_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("worker", Text, nullable=False),
+    Column("claimed_at", UtcDateTime, nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
+)

@@ -4,18 +4,23 @@ Kind, facts, line items (every statement cell as printed, with the metric it map
 dividends, validation results and the status they give (quarantined when
 a critical expectation failed, unless a person released the document) are written together: a
 document is loaded whole or not at all. A document a stage failed on is marked ``failed`` and
-picked up again by the next run.
+picked up again by the next run. A run claims each document before it fetches it
+(``storage.claims``): of several runs racing on the same documents, one processes each.
 """
 
 from __future__ import annotations
 
+import os
+import socket
+import uuid
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
-from storage import documents, loading
+from storage import claims, documents, loading
 from tasks.core.enums import Status
 from tasks.core.records import Extraction, LoadCounts, ValidationResult, quarantine_required
 from tasks.parsers.standard import line_items
@@ -47,4 +52,27 @@ def mark_failed(engine: Engine, document_id: str, reason: str) -> None:
 
 
 # A transient database error (a lost connection, a lock timeout) may clear on retry.
+# Longer than any one document takes; a run that died leaves claims others take over after it.
+CLAIM_LEASE = timedelta(minutes=15)
+
+
+def worker_id() -> str:
+    """A run's name in claims: host, process and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def claim(engine: Engine, document_id: str, worker: str, force: bool = False) -> bool:
+    """Claim (or renew) the document for ``worker``: False when another run holds it, or when
+    (unless ``force``) it was processed since it was listed."""
+    with engine.begin() as conn:
+        return claims.claim(conn, document_id, worker, datetime.now(UTC), CLAIM_LEASE, force)
+
+
+def release(engine: Engine, document_id: str | None, worker: str) -> None:
+    """Drop the claim once the document is done (loaded, quarantined or failed); ``None``:
+    every claim ``worker`` still holds, at the end of its run."""
+    with engine.begin() as conn:
+        claims.release(conn, document_id, worker)
+
+
 load_task = task(name="load", retries=2, retry_delay_seconds=[2, 5], cache_policy=NO_CACHE)(load)

@@ -29,6 +29,7 @@ class RunSummary:
     failed: list[str] = field(default_factory=list)
     source_failures: list[str] = field(default_factory=list)
     already_stored: list[str] = field(default_factory=list)  # hand-dropped files held already
+    elsewhere: list[str] = field(default_factory=list)  # claimed by a run racing this one
     data_docs_dir: str = ""  # this run's Data Docs folder validations record for; "" for none
     data_docs: str = ""  # link to that site's index page once built; "" when none was built
     held_for: dict[str, str] = field(default_factory=dict)  # quarantined document -> why
@@ -61,6 +62,8 @@ class RunSummary:
         ]
         if self.new == 0 and self.ingested == 0 and self.ok:
             lines.insert(0, "nothing new to ingest")
+        if self.elsewhere:
+            lines.append(f"processed by another run at the same time: {len(self.elsewhere)}")
         lines += [_held(d, self.held_for.get(d, "")) for d in self.quarantined]
         lines += [f"failed: {d}" for d in self.failed]
         lines += [f"source failed: {s}" for s in self.source_failures]

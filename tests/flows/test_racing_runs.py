@@ -1,0 +1,84 @@
+"""Two runs in two processes racing on the same new documents, on one warehouse (SQLite and
+PostgreSQL) and one raw archive: each document is processed by one of them, one set of rows,
+one alert per finding, each alert delivered once."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+
+from prefect.settings import PREFECT_API_URL
+from sqlalchemy import func, select
+
+from storage import db
+from storage.schema import alert_events, document_claims, documents, facts
+from tasks.sources.replay import ReplayServer, default_archive_root
+
+RUN = textwrap.dedent(
+    """
+    import json, sys, time
+    from pathlib import Path
+    from flows.ingest import ingest
+
+    barrier = Path(sys.argv[1])
+    (barrier / sys.argv[2]).touch()
+    while len(list(barrier.iterdir())) < 2:  # start together
+        time.sleep(0.02)
+    s = ingest()
+    print(json.dumps({"ingested": s.ingested, "facts": s.facts_loaded, "failed": s.failed,
+                      "elsewhere": len(s.elsewhere), "new": s.new}))
+    """
+)
+
+
+def _count(url, table, *where):
+    engine = db.make_engine(url)
+    with engine.connect() as conn:
+        found = conn.execute(select(func.count()).select_from(table).where(*where)).scalar_one()
+    engine.dispose()
+    return found
+
+
+def test_two_processes_racing_process_each_document_once(db_url, tmp_path, httpserver):
+    httpserver.expect_request("/hook", method="POST").respond_with_data("ok")
+    (tmp_path / "barrier").mkdir()
+    with ReplayServer(default_archive_root()) as replay:
+        env = {
+            **os.environ,
+            "PREFECT_API_URL": PREFECT_API_URL.value(),
+            "FILINGS_DATABASE_URL": db_url,
+            "FILINGS_DATA_DIR": str(tmp_path / "data"),
+            "FILINGS_ARCHIVE_URL": str(tmp_path / "archive"),
+            "FILINGS_SEC_DATA_URL": replay.url,
+            "FILINGS_SEC_ARCHIVES_URL": replay.url,
+            "FILINGS_HKEX_URL": replay.url,
+            "FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS": "0",
+            "FILINGS_SEC_LIMITER": "local",
+            "FILINGS_WEBHOOK_URL": httpserver.url_for("/hook"),
+            "FILINGS_ALERT_DIGEST": "false",
+        }
+        runs = [
+            subprocess.Popen(
+                [sys.executable, "-c", RUN, str(tmp_path / "barrier"), name],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+            for name in ("a", "b")
+        ]
+        outputs = [run.communicate(timeout=600)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0]
+    a, b = (json.loads(out.strip().splitlines()[-1]) for out in outputs)
+    assert a["failed"] == b["failed"] == []
+    assert a["elsewhere"] + b["elsewhere"] > 0  # they raced: one found documents claimed
+    processed = _count(db_url, documents, documents.c.status.in_(["loaded", "quarantined"]))
+    assert processed == _count(db_url, documents) == a["new"] + b["new"] > 0
+    assert a["ingested"] + b["ingested"] == processed  # nobody processed a document twice
+    assert a["facts"] + b["facts"] == _count(db_url, facts) > 0
+    assert _count(db_url, document_claims) == 0  # every claim released
+    alerts = _count(db_url, alert_events)
+    keys = Counter(r.headers["Idempotency-Key"] for r, _ in httpserver.log)
+    assert alerts > 0 and len(keys) == alerts and set(keys.values()) == {1}
