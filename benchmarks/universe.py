@@ -1,0 +1,106 @@
+"""Backfill of a generated universe with 1 and 2 worker processes: documents per minute, SEC
+requests per second as the replay server saw them, peak memory per worker.
+
+Each worker process runs the ``ingest`` flow (a backfill from 2024-01-01) against one Prefect
+server, one scratch PostgreSQL warehouse and one raw archive; the replay server (in this
+process, blocking like SEC past 10 requests in a second) serves the universe
+(``tasks.sources.replay_universe``). Workers racing on the same backfill split it by claims.
+``python -m benchmarks.universe --issuers 300 --quarters 8 --workers 1 2 [--minutes M]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from benchmarks.stack import (
+    peak_rss_mb,
+    pipeline_env,
+    prefect_server,
+    scratch_warehouse,
+    sliding_max,
+    start,
+    stop,
+)
+from storage import db
+from storage.schema import documents
+from tasks.sources.replay import ReplayServer
+from tasks.sources.replay_throttle import SEC_PREFIXES
+from tasks.sources.replay_universe import build_universe
+
+WORKER = (
+    "import datetime\nfrom flows.ingest import ingest\ningest(since=datetime.date(2024, 1, 1))\n"
+)
+
+
+def _statuses(url: str) -> dict[str, int]:
+    engine = db.make_engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(select(documents.c.status, func.count()).group_by(documents.c.status))
+        found = {str(status): int(n) for status, n in rows}
+    engine.dispose()
+    return found
+
+
+def _run(folder: Path, base_env: dict[str, str], args: argparse.Namespace, workers: int) -> dict:
+    universe = folder / "universe"
+    build_universe(universe, args.issuers, args.quarters)
+    expected = 2 * args.issuers * args.quarters
+    with scratch_warehouse(folder) as url, ReplayServer(universe, sec_rate_limit=10) as replay:
+        env = pipeline_env(base_env, replay.url, url, folder / "data", universe / "issuers.toml")
+        began = time.monotonic()
+        procs = [
+            start([sys.executable, "-c", WORKER], env, folder / f"worker-{i}.log")
+            for i in range(workers)
+        ]
+        peaks = [0.0] * workers
+        done: dict[str, int] = {}
+        while any(p.poll() is None for p in procs) and time.monotonic() - began < args.minutes * 60:
+            time.sleep(2)
+            peaks = [max(m, peak_rss_mb(p.pid)) for m, p in zip(peaks, procs, strict=True)]
+            done = _statuses(url)
+        wall = time.monotonic() - began
+        for p in procs:
+            stop(p)
+        done = _statuses(url)
+        sec = [r.at for r in replay.log if r.path.startswith(SEC_PREFIXES)]
+        blocks = replay.throttle.blocks if replay.throttle else 0
+    processed = done.get("loaded", 0) + done.get("quarantined", 0) + done.get("failed", 0)
+    span = (max(sec) - min(sec)) if len(sec) > 1 else 1.0
+    return {
+        "workers": workers,
+        "documents": f"{processed}/{expected}",
+        "loaded": done.get("loaded", 0) + done.get("quarantined", 0),
+        "failed": done.get("failed", 0),
+        "wall_s": round(wall, 1),
+        "docs_per_min": round(processed / wall * 60, 1),
+        "sec_requests": len(sec),
+        "sec_req_per_s": round(len(sec) / span, 2),
+        "sec_max_in_1s": sliding_max(sec),
+        "sec_blocks": blocks,
+        "peak_mb_per_worker": [round(m) for m in peaks],
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print one line per worker count."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--issuers", type=int, default=300)
+    parser.add_argument("--quarters", type=int, default=8)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--minutes", type=float, default=30.0, help="stop the workers after")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp, prefect_server(Path(tmp) / "prefect") as env:
+        for workers in args.workers:
+            folder = Path(tmp) / f"w{workers}"
+            folder.mkdir()
+            print(_run(folder, env, args, workers), flush=True)
+
+
+if __name__ == "__main__":
+    main()
