@@ -96,11 +96,11 @@ def _process_claimed(
 ) -> None:
     current = None
     ahead = _claimed_ahead(engine, clients, archive, summary, todo, worker, force)
-    for issuer, document_id in ahead:
+    for issuer, document_id, fetched in ahead:
         if issuer is not current:
             current = issuer
             progress.start(sum(1 for i, _ in todo if i is issuer), issuer.ticker)
-        _process(engine, clients, archive, summary, issuer, document_id)
+        _process(engine, clients, archive, summary, issuer, document_id, fetched)
         load.release(engine, document_id, worker)
         progress.advance(document_id)
 
@@ -113,7 +113,7 @@ def _claimed_ahead(
     todo: list[tuple[Issuer, str]],
     worker: str,
     force: bool,
-) -> Iterator[tuple[Issuer, str]]:
+) -> Iterator[tuple[Issuer, str, State[Any]]]:
     """The documents this run claims, in order, each downloading (task runner threads; SEC's
     pacer keeps the pace) up to AHEAD documents before its turn. A document another run
     claimed first, or processed meanwhile, is left to it."""
@@ -130,9 +130,9 @@ def _claimed_ahead(
         if not queue:
             return
         issuer, doc, future = queue.popleft()
-        future.wait()  # its files are archived (or _process retries and reports the failure)
+        future.wait()  # its files are archived, or it failed after its retries
         if load.claim(engine, doc, worker, force):  # renewed: still this run's
-            yield issuer, doc
+            yield issuer, doc, future.state
         else:
             summary.elsewhere.append(doc)
 
@@ -165,6 +165,7 @@ def _process(
     summary: RunSummary,
     issuer: Issuer,
     document_id: str,
+    fetched: State[Any] | None = None,
 ) -> None:
     paused = fetch.pause_reason(engine, document_source(document_id), fetch.utcnow())
     if paused:  # left pending: the first run after the pause fetches it
@@ -173,7 +174,11 @@ def _process(
         return
     log = get_run_logger()
     try:
-        files = fetch.fetch_task(engine, clients, archive, issuer.cik, document_id)
+        if fetched is None:  # not downloaded ahead: now
+            fetched = fetch.fetch_task(
+                engine, clients, archive, issuer.cik, document_id, return_state=True
+            )
+        files = fetched.result()  # a failed download raises its error here
         log.info("%s: found (%d file(s))", document_id, len(files))
         extraction = extract.extract_document_task(document_id, files, issuer.ticker)
         log.info("%s: extracted %d facts", document_id, len(extraction.facts))
