@@ -353,7 +353,7 @@ refused_rows = Table(
 
 TABLES: tuple[Table, ...] = tuple(metadata.sorted_tables)
 
-# 0008: which worker is processing a document, until when: of two workers racing on the same
+# 0009: which worker is processing a document, until when: of two workers racing on the same
 # new documents the first to claim one processes it; a claim past its expiry is taken over.
 document_claims = Table(
     "document_claims",

@@ -1,7 +1,7 @@
 """Document claims: which worker processes a document now, so racing workers never both do.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from alembic import op
 
 from storage.types import UtcDateTime
 
-revision: str = "0008"
-down_revision: str | None = "0007"
+revision: str = "0009"
+down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
