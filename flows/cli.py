@@ -54,8 +54,18 @@ def main() -> None:
     except Exception as exc:
         if verbose:
             raise
-        sys.exit(line(f"{type(exc).__name__}: {exc}", "--verbose shows the details", 1))
+        sys.exit(line(_describe(exc), "--verbose shows the details", 1))
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _describe(exc: Exception) -> str:
+    """One line for an unexpected error; a database's without SQLAlchemy's SQL echo."""
+    if type(exc).__module__.startswith("sqlalchemy"):
+        # deferred: the SQL layer, only when a database error reached the command line
+        from storage.db import describe_error
+
+        return describe_error(exc)
+    return f"{type(exc).__name__}: {exc}"
 
 
 @contextmanager

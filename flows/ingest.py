@@ -74,6 +74,8 @@ def ingest(
         _process_claimed(engine, clients, archive, summary, todo, worker, force)
     finally:  # whatever stopped the run, what it claimed is free for the next one
         load.release(engine, None, worker)
+    for issuer in chosen:  # extraction told which 6-Ks are results: link them now
+        fetch.relink_disclosures(engine, issuer.ticker)
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     )
@@ -189,9 +191,9 @@ def _process(
         )
         failed = sum(1 for c in checks if not c.success)
         log.info("%s: validated, %d passed, %d failed", document_id, len(checks) - failed, failed)
-        counts = load.load_task(engine, document_id, extraction, checks)
+        counts = load.load_task(engine, document_id, extraction, checks, issuer.ticker)
         log.info("%s: %s, %d new facts", document_id, counts.status.value, counts.facts_inserted)
-        created = alert.alert_document_task(engine, issuer.ticker, document_id, checks)
+        created = counts.alerts  # raised in the load's transaction: all or nothing
         log.info("%s: %d alert(s) raised", document_id, len(created))
     except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
         load.mark_failed(engine, document_id, _one_line(exc))

@@ -17,6 +17,7 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 _MIGRATING = threading.Lock()
 _MIGRATION_LOCK = 0x46494C494E4753  # "FILINGS": the advisory lock key migrations hold
+IMMEDIATE = "filings_sqlite_immediate"  # execution option: BEGIN IMMEDIATE on SQLite
 
 
 def normalize_url(url: str | URL) -> URL:
@@ -60,7 +61,10 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN")
+        # IMMEDIATE takes the write lock at once (waiting the busy timeout): for a transaction
+        # that reads before it writes, which a deferred BEGIN would fail at once on a conflict.
+        immediate = conn.get_execution_options().get(IMMEDIATE)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -75,12 +79,22 @@ def alembic_config(connection: Connection | None = None) -> Config:
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the database to ``revision`` (default head); a no-op when already there."""
     # Alembic's migration context is a process global: one migration at a time per process.
-    with _MIGRATING, engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            # Two runs starting at once on a fresh database would both create the tables:
-            # the second waits here, then finds the schema at head.
-            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
-        command.upgrade(alembic_config(connection), revision)
+    # Runs starting together on a fresh SQLite file: the first creates the tables, the others
+    # wait for its write lock (IMMEDIATE), then find the schema at head.
+    with (
+        _MIGRATING,
+        engine.connect().execution_options(**{IMMEDIATE: True}) as connection,
+        connection.begin(),
+    ):
+        _upgrade(connection, revision)
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    if connection.dialect.name == "postgresql":
+        # Two runs starting at once on a fresh database would both create the tables:
+        # the second waits here, then finds the schema at head.
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+    command.upgrade(alembic_config(connection), revision)
 
 
 def open_warehouse(url: str | URL) -> Engine:
@@ -88,6 +102,19 @@ def open_warehouse(url: str | URL) -> Engine:
     engine = make_engine(url)
     migrate(engine)
     return engine
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for a database error: the driver's first line, without SQLAlchemy's SQL echo
+    and link; a locked SQLite file says what to do."""
+    orig = getattr(exc, "orig", None) or exc
+    first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
+    if "database is locked" in first:
+        return (
+            "the SQLite warehouse is locked by another process (another run?) for more than "
+            f"{SQLITE_BUSY_TIMEOUT_MS // 1000} s; try again when it ends"
+        )
+    return f"database error ({type(orig).__name__}): {first}"
 
 
 def table_counts(conn: Connection) -> dict[str, int]:

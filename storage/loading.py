@@ -9,7 +9,7 @@ straight into a bulk insert (``storage.facts``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import NamedTuple
 
@@ -64,6 +64,7 @@ def load_document(
     line_items: Sequence[LineItem] = (),
     refused: Sequence[RefusedRow] = (),
     unmapped: Sequence[UnmappedRow] = (),
+    then: Callable[[Connection], Sequence[str]] | None = None,
 ) -> LoadCounts:
     """Store one document's extraction in one transaction; idempotent.
 
@@ -72,7 +73,9 @@ def load_document(
     recorded. ``line_items`` (every statement cell as printed) are stored as read now
     (``storage.line_items``), and the rows the extractor refused or could not map
     (``refused_rows``). The document ends ``quarantined`` (facts kept, hidden from
-    facts_latest) or ``loaded``, by :func:`storage.quality.status_after_validation`.
+    facts_latest) or ``loaded``, by :func:`storage.quality.status_after_validation`. ``then``
+    runs last in the same transaction (the alerts the load raises): a crash leaves all of it
+    or none.
     """
     with engine.begin() as conn:
         now = utcnow()
@@ -96,7 +99,8 @@ def load_document(
             _replace(conn, table, document_id, rows, stored=has)
             for table, rows, has in zip(_REPLACED, replacements, locked.has_rows, strict=True)
         ]
-    return LoadCounts(inserted, updated, unchanged, n_val, n_guid, n_div, locked.status)
+        created = tuple(then(conn)) if then is not None else ()
+    return LoadCounts(inserted, updated, unchanged, n_val, n_guid, n_div, locked.status, created)
 
 
 def _lock_document(

@@ -35,13 +35,15 @@ log = logging.getLogger(__name__)
 
 
 def document_alerts(
-    engine: Engine, issuer: str, document_id: str, checks: Sequence[ValidationResult]
+    conn: Connection, issuer: str, document_id: str, checks: Sequence[ValidationResult]
 ) -> list[str]:
-    """After a load: alert the document's failed checks, then what the warehouse now shows
-    (restatements, guidance outcomes); returns the ids created."""
-    return check_alerts(engine, issuer, document_id, checks) + findings_alerts(
-        engine, issuer, document_id
-    )
+    """In the load's transaction: alert the document's failed checks, then what the warehouse
+    now shows (restatements, guidance outcomes); returns the ids created. A run killed after
+    the load cannot leave a loaded document whose alerts were never raised."""
+    found = data_quality_alerts(issuer, document_id, checks)
+    found += restatement_alerts(findings.restatements(conn, document_id))
+    found += guidance_variance_alerts(findings.guidance_outcomes(conn, [issuer]))
+    return alerts.add_alerts(conn, linked_alerts(conn, found))
 
 
 def check_alerts(
@@ -64,15 +66,20 @@ def findings_alerts(engine: Engine, issuer: str, document_id: str) -> list[str]:
 def with_links(engine: Engine, found: Sequence[NewAlert]) -> list[NewAlert]:
     """Each alert with where to look: its documents on EDGAR / HKEXnews, and this run in the
     Prefect UI (when the run has a server's UI)."""
-    linked = []
     with engine.connect() as conn:
-        for item in found:
-            ids = [d for d in (_before_document(item), item.document_id) if d]
-            lines = [f"Document: {_document_link(conn, d)}" for d in dict.fromkeys(ids)]
-            run = _run_link(item)
-            lines += [f"Prefect run: {run}"] if run else []
-            text = "\n".join([item.message, *lines]) if lines else item.message
-            linked.append(replace(item, message=text))
+        return linked_alerts(conn, found)
+
+
+def linked_alerts(conn: Connection, found: Sequence[NewAlert]) -> list[NewAlert]:
+    """:func:`with_links` on an open connection (a load's transaction)."""
+    linked = []
+    for item in found:
+        ids = [d for d in (_before_document(item), item.document_id) if d]
+        lines = [f"Document: {_document_link(conn, d)}" for d in dict.fromkeys(ids)]
+        run = _run_link(item)
+        lines += [f"Prefect run: {run}"] if run else []
+        text = "\n".join([item.message, *lines]) if lines else item.message
+        linked.append(replace(item, message=text))
     return linked
 
 
@@ -146,5 +153,4 @@ def _deliver(engine: Engine, channel: Channel, batch: Sequence[PendingDelivery])
 
 
 alert_checks_task = task(name="alert", cache_policy=NO_CACHE)(check_alerts)
-alert_document_task = task(name="alert", cache_policy=NO_CACHE)(document_alerts)
 deliver_task = task(name="deliver-alerts", cache_policy=NO_CACHE)(deliver_pending)

@@ -141,6 +141,17 @@ def link_disclosures(conn: Connection, issuer: str) -> None:
     state.set_disclosures(conn, disclosure.links(issuer, docs))
 
 
+def relink_disclosures(engine: Engine, issuer: str) -> None:
+    """Link disclosures again once the issuer's documents are processed: extraction tells which
+    6-Ks are results, so one run stores what two runs would (no field filled only later)."""
+    # Read, then write in a transaction of its own: on SQLite a transaction that reads and
+    # then writes fails at once when another run wrote in between; a write first waits.
+    with engine.connect() as conn:
+        docs = state.issuer_documents(conn, issuer)
+    with engine.begin() as conn:
+        state.set_disclosures(conn, disclosure.links(issuer, docs))
+
+
 def pending(engine: Engine, issuer: str, force: bool = False) -> list[str]:
     """Documents of the issuer still to process (new, or failed before), without the ones
     their source cancelled (kept, never extracted); ``force``: every document again."""

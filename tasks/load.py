@@ -3,9 +3,10 @@
 Kind, facts, line items (every statement cell as printed, with the metric it maps to), outlook,
 dividends, validation results and the status they give (quarantined when
 a critical expectation failed, unless a person released the document) are written together: a
-document is loaded whole or not at all. A document a stage failed on is marked ``failed`` and
-picked up again by the next run. A run claims each document before it fetches it
-(``storage.claims``): of several runs racing on the same documents, one processes each.
+document is loaded whole or not at all, with the alerts it raises. A document a stage failed on
+is marked ``failed`` and picked up again by the next run. A run claims each document before it
+fetches it (``storage.claims``): of several runs racing on the same documents, one processes
+each.
 """
 
 from __future__ import annotations
@@ -18,18 +19,28 @@ from datetime import UTC, datetime, timedelta
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from storage import claims, documents, loading
+from tasks import alert
 from tasks.core.enums import Status
 from tasks.core.records import Extraction, LoadCounts, ValidationResult, quarantine_required
 from tasks.parsers.standard import line_items
 
 
 def load(
-    engine: Engine, document_id: str, extraction: Extraction, checks: Sequence[ValidationResult]
+    engine: Engine,
+    document_id: str,
+    extraction: Extraction,
+    checks: Sequence[ValidationResult],
+    issuer: str = "",
 ) -> LoadCounts:
-    """Upsert one document's extraction and validation results; set its kind and status."""
+    """Upsert one document's extraction and validation results; set its kind and status; with
+    ``issuer``, raise the alerts the load gives in the same transaction (tasks.alert)."""
+
+    def raise_alerts(conn: Connection) -> list[str]:
+        return alert.document_alerts(conn, issuer, document_id, checks)
+
     return loading.load_document(
         engine,
         document_id,
@@ -42,6 +53,7 @@ def load(
         line_items=line_items(extraction.rows, extraction.facts),
         refused=extraction.refused,
         unmapped=extraction.unmapped,
+        then=raise_alerts if issuer else None,
     )
 
 

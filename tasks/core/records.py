@@ -238,6 +238,7 @@ class LoadCounts:
     guidance: int
     dividends: int
     status: Status
+    alerts: tuple[str, ...] = ()  # ids of the alerts stored in the load's transaction
 
 
 @dataclass(frozen=True, slots=True)

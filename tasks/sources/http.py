@@ -75,11 +75,18 @@ class PrefectRateLimiter:
         """Create (or correct) the limit on the server."""
         # deferred heavy import: Prefect's client, only with a Prefect server
         from prefect.client.orchestration import get_client
+        from prefect.exceptions import ObjectAlreadyExists
 
         with get_client(sync_client=True) as client:
-            client.upsert_global_concurrency_limit_by_name(
-                self.name, self.slots, slot_decay_per_second=self.decay
-            )
+            for attempt in range(2):
+                try:
+                    client.upsert_global_concurrency_limit_by_name(
+                        self.name, self.slots, slot_decay_per_second=self.decay
+                    )
+                    return
+                except ObjectAlreadyExists:  # another run created it between read and create
+                    if attempt:
+                        raise
 
     def acquire(self) -> None:
         """Take one slot; the server frees it by decay."""

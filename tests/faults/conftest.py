@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from service_checks import unavailable
 
 from tasks.sources.http import HttpClient, RateLimiter
 from tasks.sources.replay import ReplayServer, default_archive_root
@@ -152,3 +155,57 @@ def run_env(
         return url
 
     return point
+
+
+class Warehouses:
+    """Fresh warehouses of one kind for run processes, and the reference: what one
+    uninterrupted run stores (computed once per kind and session, then reused)."""
+
+    _references: dict[str, tuple[Any, Any, float]] = {}
+
+    def __init__(self, kind: str, make: Callable[[Path], Any]) -> None:
+        self.kind = kind
+        self.make = make
+
+    def __call__(self, folder: Path) -> Any:
+        return self.make(folder)
+
+    def reference(self, folder: Path, services: Any) -> tuple[Any, Any, float]:
+        """(dump, per-document counts, seconds taken) of an uninterrupted run."""
+        from benchmarks import fault_runs
+
+        if self.kind not in self._references:
+            with self.make(folder) as warehouse:
+                started = time.monotonic()
+                clean = fault_runs.run(warehouse, services)
+                took = time.monotonic() - started
+                assert clean.returncode == 0 and not clean.unhandled, clean.stderr
+                self._references[self.kind] = (
+                    fault_runs.warehouse_dump(warehouse),
+                    fault_runs.per_document(warehouse),
+                    took,
+                )
+        return self._references[self.kind]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def warehouse_at(request: pytest.FixtureRequest) -> Warehouses:
+    """Makes fresh warehouses for run processes: SQLite files, or PostgreSQL databases
+    (skipped without a server, a failure in CI)."""
+    from sqlalchemy.exc import OperationalError
+
+    from benchmarks import fault_runs
+    from storage import db
+
+    if request.param == "sqlite":
+        return Warehouses("sqlite", fault_runs.sqlite_warehouse)
+    admin_url = os.environ.get("FILINGS_TEST_POSTGRES_URL", fault_runs.DEFAULT_POSTGRES_URL)
+    engine = db.make_engine(admin_url, connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect():
+            pass
+    except OperationalError as exc:
+        unavailable(f"PostgreSQL not reachable: {str(exc).splitlines()[0]}")
+    finally:
+        engine.dispose()
+    return Warehouses("postgresql", fault_runs.postgres_warehouse)

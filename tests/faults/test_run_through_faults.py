@@ -7,12 +7,11 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from benchmarks.warehouse_dump import differences, dump
 from flows.ingest import ingest
 from storage import db
 from storage.schema import documents, facts, validation_results
 from tasks.sources.replay import Answer
-
-from .dump import differences, dump
 
 pytestmark = pytest.mark.usefixtures("prefect_api", "no_retry_delays")
 
