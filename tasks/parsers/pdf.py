@@ -18,7 +18,8 @@ import re
 
 import pdfplumber
 from pdfminer.pdfparser import PDFSyntaxError
-from pdfplumber.utils.exceptions import PdfminerException
+from pdfminer.psexceptions import PSException
+from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
 from tasks.core.errors import ParseError
 from tasks.parsers.grid import Placed, align, is_figure, symbols
@@ -53,14 +54,22 @@ def parse_pdf(name: str, content: bytes) -> ParsedDocument:
                 follows = _ends_in_statement(found)
                 page.close()
     except (
-        PdfminerException, PDFSyntaxError, PdfiumError, ValueError, KeyError, TypeError
+        PdfminerException, PDFSyntaxError, PSException, MalformedPDFException, PdfiumError,
+        ValueError, KeyError, TypeError, RecursionError,
     ) as exc:  # fmt: skip
-        detail = " ".join(str(exc).split())  # one line, whatever pdfminer's message holds
+        # one line, whatever pdfminer's message holds (an encrypted PDF's is empty)
+        detail = " ".join(str(exc).split()) or _cause_name(exc)
         raise ParseError(f"{name}: unreadable PDF ({detail})") from exc
     rows = ["\t".join(r) for t in tables for r in (*((p,) for p in t.preamble), *t.rows)]
     # the document text is the prose and then the table lines, built when asked for: holding
     # it next to the prose would keep a second copy of all the running text
     return ParsedDocument(tuple(tables), "\n".join(rows), "\n".join(running), prose_first=True)
+
+
+def _cause_name(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc.__context__ or exc
+    name = type(cause).__name__
+    return "encrypted or password-protected" if "Password" in name or "Encrypt" in name else name
 
 
 def _read_page(

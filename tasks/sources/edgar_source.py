@@ -16,7 +16,7 @@ from tasks.core.errors import ParseError
 from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources import edgar, edgar_feed, transfer, urls
 from tasks.sources.http import HttpClient, Response
-from tasks.sources.listing import Listing
+from tasks.sources.listing import Listing, guarded
 from tasks.sources.protocol import PageReader
 
 
@@ -77,7 +77,11 @@ class EdgarSource:
         extra: list[edgar.FilingRow] = []
         if self.latest_feed:
             extra = edgar_feed.parse_feed(self.client.latest_feed(), issuer.cik)
-        return edgar.list_edgar(self.client, issuer, since, self.client.archives_url, cursor, extra)
+        archives = self.client.archives_url
+        return guarded(
+            "EDGAR submissions",
+            lambda: edgar.list_edgar(self.client, issuer, since, archives, cursor, extra),
+        )
 
     def latest(self, issuers: Sequence[Issuer]) -> dict[str, list[str]]:
         """The issuers' 6-K filings in the latest-filings feed, matched by CIK (one request)."""

@@ -17,7 +17,7 @@ from tasks.core.errors import ParseError
 from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources import hkex, hkex_latest, transfer, urls
 from tasks.sources.http import HttpClient, Response
-from tasks.sources.listing import Listing
+from tasks.sources.listing import Listing, guarded
 from tasks.sources.protocol import PageReader
 
 
@@ -80,10 +80,10 @@ class HkexSource:
     ) -> Listing:
         """Announcements from ``since`` to today in Hong Kong (see ``hkex.list_hkex``)."""
         until = now.astimezone(hkex.HONG_KONG).date()
-        return hkex.list_hkex(
+        return guarded("HKEx title search", lambda: hkex.list_hkex(
             self.client, issuer, since, until, self.client.hkex_url, self.language, cursor,
             self.overlap_days,
-        )  # fmt: skip
+        ))  # fmt: skip
 
     def latest(self, issuers: Sequence[Issuer]) -> dict[str, list[str]]:
         """The issuers' announcements in the latest listing, matched by stock code (one

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TypeVar
 
+from tasks.core.errors import ParseError
 from tasks.core.records import DocumentRef
+
+T = TypeVar("T")
+# What reading a source's answer of an unexpected shape raises (a field missing, a list where
+# an object was, a date that is not one): the answer is bad, not the pipeline.
+SHAPE_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError)
+
+
+def guarded(what: str, read: Callable[[], T]) -> T:
+    """``read()``, with an answer of an unexpected shape reported as one ParseError line."""
+    try:
+        return read()
+    except ParseError:
+        raise
+    except RecursionError:
+        raise ParseError(f"{what}: answer nested too deeply") from None
+    except SHAPE_ERRORS as exc:
+        detail = " ".join(str(exc).split())[:160]
+        raise ParseError(f"{what}: unexpected answer ({type(exc).__name__}: {detail})") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,6 +147,8 @@ def json_body(url: str, content: bytes, kind: str) -> Any:
         return json.loads(content)
     except ValueError:
         raise ParseError(f"{url}: {kind} is not valid JSON ({len(content)} bytes)") from None
+    except RecursionError:
+        raise ParseError(f"{url}: {kind} is nested too deeply to read") from None
 
 
 def check_pdf(url: str, content: bytes, kind: str) -> None:

@@ -1,0 +1,165 @@
+"""The fault suite at full size: lost / duplicated / unhandled counts on SQLite and PostgreSQL.
+
+``python -m benchmarks.faults`` (full size: 10 kills per database, 2 and 4 concurrent runs);
+``--seeds N --concurrency 2,4 --databases sqlite,postgresql`` to choose. Every run is a real
+``filings run`` process (:mod:`benchmarks.fault_runs`) against one Prefect API and one replay
+server. Kills land after a seeded number of progress lines plus a seeded delay, so they spread
+over listing, fetch, extraction, validation and load. After each kill the warehouse is checked
+for documents stored half-way, then a rerun must end with exactly the rows of an uninterrupted
+run: rows missing are "lost", rows beyond it "duplicated"; a run that prints a traceback, or
+fails without a one-line reason, is "unhandled".
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks import fault_runs as fr
+
+os.environ.setdefault("DO_NOT_TRACK", "1")
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+
+Make = Callable[[Path], AbstractContextManager[fr.Warehouse]]
+FACTORIES: dict[str, Make] = {
+    "sqlite": fr.sqlite_warehouse,
+    "postgresql": fr.postgres_warehouse,
+}
+
+
+@dataclass
+class Tally:
+    """What one database went through."""
+
+    runs: int = 0
+    kills: int = 0
+    partial: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    unhandled: int = 0
+    concurrent: str = ""
+    seconds: float = 0.0
+
+
+def _kills(make: Make, root: Path, services: fr.Services, seeds: int, tally: Tally) -> fr.Dump:
+    with make(root / "reference") as reference:
+        started = time.monotonic()
+        clean = fr.run(reference, services)
+        took = time.monotonic() - started
+        tally.runs += 1
+        tally.unhandled += clean.unhandled or clean.returncode != 0
+        want, want_docs = fr.warehouse_dump(reference), fr.per_document(reference)
+    lines = len(want_docs[0]) + 1
+    for seed in range(seeds):
+        after, extra = fr.kill_points(seed, lines, took / lines)
+        with make(root / f"killed-{seed}") as warehouse:
+            killed = fr.run_killed(warehouse, services, after, extra)
+            tally.kills += killed.killed
+            tally.partial += len(fr.partial_documents(fr.per_document(warehouse), want_docs))
+            rerun = fr.run(warehouse, services)
+            tally.runs += 2
+            tally.unhandled += rerun.unhandled or rerun.returncode != 0
+            lost, duplicated = fr.lost_and_duplicated(fr.warehouse_dump(warehouse), want)
+            tally.lost += lost
+            tally.duplicated += duplicated
+    return want
+
+
+def _together(
+    make: Make, root: Path, services: fr.Services, sizes: list[int], want: fr.Dump, tally: Tally
+) -> None:
+    notes = []
+    for count in sizes:
+        with make(root / f"together-{count}") as warehouse:
+            outcomes = fr.run_together(warehouse, services, count)
+            tally.runs += count
+            tally.unhandled += sum(o.unhandled for o in outcomes)
+            if any(o.returncode for o in outcomes):
+                settle = fr.run(warehouse, services)
+                tally.runs += 1
+                tally.unhandled += settle.unhandled or settle.returncode != 0
+            lost, duplicated = fr.lost_and_duplicated(fr.warehouse_dump(warehouse), want)
+            tally.lost += lost
+            tally.duplicated += duplicated
+            exits = ",".join(str(o.returncode) for o in outcomes)
+            notes.append(f"{count} runs exit {exits}")
+    tally.concurrent = "; ".join(notes)
+
+
+def measure(name: str, services: fr.Services, seeds: int, sizes: list[int]) -> Tally:
+    """Kills and concurrent runs on one database kind."""
+    tally = Tally()
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix=f"faults-{name}-") as folder:
+        want = _kills(FACTORIES[name], Path(folder), services, seeds, tally)
+        _together(FACTORIES[name], Path(folder), services, sizes, want, tally)
+    tally.seconds = time.monotonic() - started
+    return tally
+
+
+def _services() -> Iterator[fr.Services]:
+    from prefect.settings import PREFECT_API_URL
+    from prefect.testing.utilities import prefect_test_harness
+
+    from tasks.sources.replay import ReplayServer, default_archive_root
+
+    with (
+        prefect_test_harness(server_startup_timeout=90),
+        ReplayServer(default_archive_root()) as replay,
+    ):
+        yield fr.Services(str(PREFECT_API_URL.value()), replay.url)
+
+
+def _fuzz(cases: int) -> int:
+    from benchmarks import fuzz
+
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)  # its warnings on broken PDFs
+    print("format  cases  read  refused  unhandled  seconds")
+    unhandled = 0
+    for fmt in fuzz.TARGETS:
+        started = time.monotonic()
+        tally = fuzz.fuzz(fmt, cases)
+        took = time.monotonic() - started
+        print(
+            f"{fmt:<6} {tally.cases:>6} {tally.read:>5} {tally.refused:>8} "
+            f"{len(tally.unhandled):>10} {took:>8.0f}",
+            flush=True,
+        )
+        for line in tally.unhandled[:5]:
+            print(f"    {line}")
+        unhandled += len(tally.unhandled)
+    return unhandled
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the figures; exit 1 when anything was lost, duplicated, partial or unhandled."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=10, help="kills per database")
+    parser.add_argument("--concurrency", default="2,4", help="concurrent runs, e.g. 2,4")
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--fuzz", type=int, default=1000, help="fuzzed cases per format")
+    args = parser.parse_args(argv)
+    sizes = [int(n) for n in args.concurrency.split(",") if n]
+    bad = _fuzz(args.fuzz)
+    print("database    runs kills partial lost duplicated unhandled  seconds  concurrent")
+    for services in _services():
+        for name in args.databases.split(","):
+            t = measure(name, services, args.seeds, sizes)
+            print(
+                f"{name:<11} {t.runs:>4} {t.kills:>5} {t.partial:>7} {t.lost:>4} "
+                f"{t.duplicated:>10} {t.unhandled:>9} {t.seconds:>8.0f}  {t.concurrent}",
+                flush=True,
+            )
+            bad += t.partial + t.lost + t.duplicated + t.unhandled
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
