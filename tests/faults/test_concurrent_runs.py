@@ -12,7 +12,8 @@ from prefect.settings import PREFECT_API_URL
 from benchmarks import fault_runs as fr
 from benchmarks.warehouse_dump import differences
 
-pytestmark = pytest.mark.usefixtures("prefect_api")
+# Several whole runs in one test: more than the suite's default per-test limit on a busy machine.
+pytestmark = [pytest.mark.usefixtures("prefect_api"), pytest.mark.timeout(1200)]
 SIZES = [int(n) for n in os.environ.get("FILINGS_FAULT_CONCURRENCY", "2").split(",")]
 
 

@@ -21,7 +21,8 @@ from prefect.settings import PREFECT_API_URL
 
 from benchmarks import fault_runs as fr
 
-pytestmark = pytest.mark.usefixtures("prefect_api")
+# Several whole runs in one test: more than the suite's default per-test limit on a busy machine.
+pytestmark = [pytest.mark.usefixtures("prefect_api"), pytest.mark.timeout(1200)]
 
 PASSWORD = "Sm7pPassw0rd-e5c1"
 HOOK_TOKEN = "hook-T0ken-9f2a"
