@@ -225,7 +225,7 @@ def lost_and_duplicated(got: Dump, want: Dump) -> tuple[int, int]:
 DONE = ("loaded", "quarantined")
 # Not checked per document: the document row itself, its files (recorded at fetch, before the
 # load), and alerts (a later document's load may raise an alert about an earlier one).
-PER_RUN_TABLES = ("documents", "document_files", "alert_events")
+PER_RUN_TABLES = ("documents", "document_files", "alert_events", "document_claims")
 
 
 def per_document(warehouse: Warehouse) -> tuple[dict[str, str], Counter[tuple[str, str]]]:

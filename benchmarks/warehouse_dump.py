@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 from storage import schema
 from storage.types import UtcDateTime
 
-SKIPPED_TABLES = {"runs"}
+SKIPPED_TABLES = {"runs", "document_claims"}  # run bookkeeping: who works on what
 # Per-run values: when a row was written, which run wrote it, where the replay server listened.
 SKIPPED_COLUMNS = {"run_id", "attempts", "last_error", "status_reason"}
 _PORT = re.compile(r"127\.0\.0\.1:\d+")

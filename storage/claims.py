@@ -52,3 +52,10 @@ def release(conn: Connection, document_id: str | None, worker: str) -> None:
     if document_id is not None:
         stmt = stmt.where(c.document_id == document_id)
     conn.execute(stmt)
+
+
+def holder(conn: Connection, document_id: str) -> str | None:
+    """The worker holding the document's claim, if any."""
+    c = document_claims.c
+    found = conn.execute(select(c.worker).where(c.document_id == document_id)).scalar()
+    return str(found) if found is not None else None

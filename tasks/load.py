@@ -77,7 +77,30 @@ def claim(engine: Engine, document_id: str, worker: str, force: bool = False) ->
     """Claim (or renew) the document for ``worker``: False when another run holds it, or when
     (unless ``force``) it was processed since it was listed."""
     with engine.begin() as conn:
+        if claims.claim(conn, document_id, worker, datetime.now(UTC), CLAIM_LEASE, force):
+            return True
+        held_by = claims.holder(conn, document_id)
+        if held_by is None or not _dead_here(held_by):
+            return False
+        # A run killed on this machine (kill -9) never releases: its claim goes now, not
+        # after the lease, so the next run finishes what it left.
+        claims.release(conn, document_id, held_by)
         return claims.claim(conn, document_id, worker, datetime.now(UTC), CLAIM_LEASE, force)
+
+
+def _dead_here(worker: str) -> bool:
+    """True for a worker of this host whose process is gone."""
+    host, _, rest = worker.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def release(engine: Engine, document_id: str | None, worker: str) -> None:
