@@ -19,18 +19,10 @@ from tasks.core.rowrecords import RefusedRow, StatementKind, StatementRow
 from tasks.parsers.headers import Column, header_lines, resolve_columns
 from tasks.parsers.numbers import CellKind, CellValue, parse_cell
 from tasks.parsers.rows import clean_label, has_values, segments
-from tasks.parsers.tablemeta import (
-    PERIOD_TITLE_RE,
-    currencies_in,
-    except_shares,
-    header_text,
-    is_continuation,
-    scale_of,
-    statement_kind,
-)
+from tasks.parsers.setting import TableSetting, read_setting
+from tasks.parsers.tablemeta import currencies_in, except_shares, scale_of, statement_kind
 from tasks.parsers.tables import ParsedDocument, RawTable, Row
 
-_NEAR = 6  # preamble lines close enough to a table to be its title
 _SHARES = re.compile(
     r"weighted[- ]average\b.*\b(?:shares|ADSs?)\b|\b(?:shares|ADSs?) used\b|number of .*shares",
     re.IGNORECASE,
@@ -46,16 +38,7 @@ class RowsRead:
     refused: tuple[RefusedRow, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Setting:
-    """What a table is: statement kind, title, scale line, currency and title period."""
-
-    kind: StatementKind | None
-    title: str = ""
-    scale: int | None = None
-    scale_text: str = ""
-    currency: str = ""
-    period_title: str = ""
+Setting = TableSetting[StatementKind]
 
 
 @dataclass
@@ -67,19 +50,19 @@ class _Sink:
     columns: list[Column] = field(default_factory=list)  # the last table's, for its sequel
 
     def refuse(self, table: RawTable, setting: Setting, label: str, reason: str) -> None:
-        assert setting.kind is not None
+        assert setting.what is not None
         key = (table.locator, setting.title, label, reason)
-        row = RefusedRow(setting.kind, setting.title, label, table.locator, reason)
+        row = RefusedRow(setting.what, setting.title, label, table.locator, reason)
         self.refused.setdefault(key, row)
 
 
 def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
     """Every value cell of every statement table of a parsed document."""
     sink = _Sink(document)
-    setting = Setting(None)
+    setting: Setting = TableSetting(None)
     for table in doc.tables:
         previous, setting = setting, table_setting(table, setting)
-        if setting.kind is None:
+        if setting.what is None:
             continue
         if setting is not previous:
             sink.index = 0
@@ -88,27 +71,13 @@ def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
 
 
 def table_setting(table: RawTable, previous: Setting) -> Setting:
-    """A table's setting from its title lines; a table with nothing but a page number above
-    it continues the previous statement (a page break)."""
-    near = table.preamble[-_NEAR:]
-    header = header_text(table)
+    """A table's setting, its statement kind named by its title's words."""
+    return read_setting(table, previous, _kind)
+
+
+def _kind(near: tuple[str, ...], header: str) -> tuple[StatementKind | None, str]:
     titled = [(k, ln) for ln in reversed(near) for k in [statement_kind(ln, header)] if k]
-    if not titled:
-        return previous if is_continuation(near) else Setting(None)
-    kind, title = titled[0]
-    context = " ".join(near) + " " + header
-    periods = [ln for ln in near if len(ln) <= 80 and PERIOD_TITLE_RE.match(ln)]
-    currency = next(iter(currencies_in(" ".join(near) + " " + _symbols(table))), "")
-    scale = scale_of(context)
-    if previous.kind is kind and scale is None and "continued" in title.lower():
-        scale = previous.scale  # "Balance Sheets (continued)" keeps the first page's scale
-    return Setting(kind, title[:200], scale, context, currency, periods[-1] if periods else "")
-
-
-def _symbols(table: RawTable) -> str:
-    """Currency marks printed in the table's cells ("$" before a figure)."""
-    marks = {"$", "US$", "RMB", "HK$", "¥"}
-    return " ".join([*table.symbols, *(c for row in table.rows for c in row if c in marks)])
+    return titled[0] if titled else (None, "")
 
 
 def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool) -> None:
@@ -201,7 +170,7 @@ def _row(
     sink: _Sink,
 ) -> StatementRow | str:
     """The row for one cell, or why it cannot be read."""
-    assert setting.kind is not None
+    assert setting.what is not None
     if cell.kind is CellKind.DAMAGED or cell.value is None:
         return f"damaged cell {cell.raw!r}"
     if column.end is None:
@@ -217,7 +186,7 @@ def _row(
     if scale is None:
         return "no scale statement (in thousands) for the table"
     return StatementRow(
-        statement=setting.kind,
+        statement=setting.what,
         table_title=setting.title,
         row_label=label,
         row_index=sink.index,
@@ -229,7 +198,7 @@ def _row(
         scale=scale,
         decimals=cell.frac_digits - scale,
         provenance=Provenance(sink.document, table.locator, label, column.header, cell.raw),
-        basis=Basis.IFRS if setting.kind is StatementKind.IFRS_RECONCILIATION else Basis.US_GAAP,
+        basis=Basis.IFRS if setting.what is StatementKind.IFRS_RECONCILIATION else Basis.US_GAAP,
     )
 
 

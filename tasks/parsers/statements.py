@@ -13,26 +13,15 @@ from decimal import Decimal
 
 from tasks.core.enums import Basis
 from tasks.core.records import Fact, Provenance, UnmappedRow
-from tasks.parsers import tablemeta
 from tasks.parsers.catalog import LabelCatalog, Section
 from tasks.parsers.checks import settle
 from tasks.parsers.headers import Column, header_lines, resolve_columns
 from tasks.parsers.numbers import CellKind, CellValue, parse_cell
 from tasks.parsers.rows import IGNORED, BodyRow, body_rows, has_values, lookup, segments
-from tasks.parsers.tablemeta import PERIOD_TITLE_RE, is_continuation, scale_of
+from tasks.parsers.setting import TableSetting, read_setting
 from tasks.parsers.tables import ParsedDocument, RawTable
 
-_NEAR = 6  # preamble lines close enough to a table to be its title
-
-
-@dataclass(frozen=True, slots=True)
-class TableSetting:
-    """What a table is: statement section, title, scale, and a period from its title."""
-
-    section: Section | None
-    title: str = ""
-    scale: int | None = None
-    period_title: str = ""
+Setting = TableSetting[Section]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +45,8 @@ class _Sink:
     gaap_refs: dict[int, Decimal] = field(default_factory=dict)  # id(ifrs fact) -> GAAP value
     columns: list[Column] = field(default_factory=list)  # the last table's, for its sequel
 
-    def reject(self, table: RawTable, setting: TableSetting, label: str, reason: str) -> None:
-        title = setting.title or (setting.section.name if setting.section else "")
+    def reject(self, table: RawTable, setting: Setting, label: str, reason: str) -> None:
+        title = setting.title or (setting.what.name if setting.what else "")
         self.unmapped.append(UnmappedRow(table.locator, title, label, reason))
         self.warnings.append(f"{self.document} {table.locator} {label!r}: {reason}")
 
@@ -65,32 +54,20 @@ class _Sink:
 def extract_statements(doc: ParsedDocument, catalog: LabelCatalog, document: str) -> StatementFacts:
     """Read every statement table of a parsed document into facts."""
     sink = _Sink(document, catalog)
-    setting = TableSetting(None)
+    setting: Setting = TableSetting(None)
     for table in doc.tables:
         previous, setting = setting, table_setting(table, catalog, setting)
-        if setting.section is not None:
+        if setting.what is not None:
             _read_table(table, setting, sink, continued=setting is previous)
     facts, warnings = settle(sink.facts, sink.gaap_refs, document)
     return StatementFacts(tuple(facts), tuple(sink.unmapped), tuple(sink.warnings + warnings))
 
 
-def table_setting(table: RawTable, catalog: LabelCatalog, previous: TableSetting) -> TableSetting:
-    """Recognise a table from its title lines (or IFRS headers); a table with nothing but page
-    furniture above it continues the previous one (the second half of a statement, a page
-    break)."""
-    near = table.preamble[-_NEAR:]
-    header_text = " ".join(c for seg in segments(table.rows) for row in seg.header for c in row)
-    section, title = _find_section(catalog, near, header_text)
-    continues = is_continuation(near)
-    if section is None:
-        return previous if continues else TableSetting(None)
-    scale = scale_of(" ".join(near) + " " + tablemeta.header_text(table))
-    period_titles = [ln for ln in near if len(ln) <= 80 and PERIOD_TITLE_RE.match(ln)]
-    period_title = period_titles[-1] if period_titles else ""
-    if (continues or "continued" in title.lower()) and previous.section is section:
-        scale = scale if scale is not None else previous.scale
-        period_title = period_title or previous.period_title
-    return TableSetting(section, title, scale, period_title)
+def table_setting(table: RawTable, catalog: LabelCatalog, previous: Setting) -> Setting:
+    """A table's setting, its catalog section recognised by the section's titles (or the
+    IFRS column headers)."""
+    header = " ".join(c for seg in segments(table.rows) for row in seg.header for c in row)
+    return read_setting(table, previous, lambda near, _: _find_section(catalog, near, header))
 
 
 def _find_section(
@@ -107,8 +84,8 @@ def _find_section(
     return None, ""
 
 
-def _read_table(table: RawTable, setting: TableSetting, sink: _Sink, continued: bool) -> None:
-    assert setting.section is not None
+def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool) -> None:
+    assert setting.what is not None
     width = len(table.rows[0]) if table.rows else 0
     lead = table.preamble[-3:]
     for number, segment in enumerate(segments(table.rows)):
@@ -119,18 +96,18 @@ def _read_table(table: RawTable, setting: TableSetting, sink: _Sink, continued: 
             head = lead if number == 0 else ()
             columns = resolve_columns(list(segment.header), width, setting.period_title, head)
         sink.columns = columns
-        for row in body_rows(segment.body, setting.section):
+        for row in body_rows(segment.body, setting.what):
             _read_row(row, columns, table, setting, sink)
 
 
 def _read_row(
-    row: BodyRow, columns: list[Column], table: RawTable, setting: TableSetting, sink: _Sink
+    row: BodyRow, columns: list[Column], table: RawTable, setting: Setting, sink: _Sink
 ) -> None:
-    assert setting.section is not None
+    assert setting.what is not None
     if not row.label or parse_cell(row.label).kind is not CellKind.TEXT:
         sink.reject(table, setting, row.label, "values without a readable row label")
         return
-    metric = lookup(setting.section, row.label, row.context)
+    metric = lookup(setting.what, row.label, row.context)
     if metric is None:
         sink.reject(table, setting, row.label, "no metric for this label")
         return
@@ -151,10 +128,10 @@ def _fact(
     column: Column,
     columns: list[Column],
     table: RawTable,
-    setting: TableSetting,
+    setting: Setting,
     sink: _Sink,
 ) -> Fact | None:
-    assert setting.section is not None
+    assert setting.what is not None
     cell = parse_cell(_cell(row, column))
     if cell.kind in (CellKind.EMPTY, CellKind.TEXT):
         return None
@@ -170,7 +147,7 @@ def _fact(
         sink.reject(table, setting, row.label, f"{problem}: {cell.raw!r} {where}")
         return None
     assert cell.value is not None and period is not None
-    sign = -1 if metric in setting.section.negate else 1
+    sign = -1 if metric in setting.what.negate else 1
     scale = setting.scale if definition.unit == "CNY" else 0
     assert scale is not None
     gaap = _ifrs_check(row, column, columns) if column.role == "ifrs" else None
@@ -186,7 +163,7 @@ def _fact(
         scale=scale,
         decimals=-scale if definition.unit == "CNY" else cell.frac_digits,
         provenance=Provenance(sink.document, table.locator, row.label, column.header, cell.raw),
-        basis=Basis.IFRS if setting.section.ifrs else Basis.US_GAAP,
+        basis=Basis.IFRS if setting.what.ifrs else Basis.US_GAAP,
     )
     if gaap is not None:
         sink.gaap_refs[id(fact)] = sign * gaap * Decimal(10) ** scale
