@@ -10,10 +10,11 @@ it is talking to.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
+from typing import ParamSpec, TypeVar
 
-from prefect import task
+from prefect import Task, task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Connection, Engine
 
@@ -29,6 +30,9 @@ from tasks.sources.listing import Listing
 from tasks.sources.local import archive_local_file
 from tasks.sources.protocol import Source, Sources, Watched
 from tasks.sources.retry import RETRY_DELAYS, RETRY_JITTER, only_transient
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def utcnow() -> datetime:
@@ -258,30 +262,21 @@ def fetch_document(
 
 # Transport errors a retry can fix are retried with growing, jittered delays; a rate block,
 # a missing file or a bad answer is not (tasks.sources.retry).
-discover_task = task(
-    name="discover",
-    cache_policy=NO_CACHE,
-    retries=3,
-    retry_delay_seconds=RETRY_DELAYS,
-    retry_jitter_factor=RETRY_JITTER,
-    retry_condition_fn=only_transient,
-)(discover)
-watch_task = task(
-    name="watch",
-    cache_policy=NO_CACHE,
-    retries=3,
-    retry_delay_seconds=RETRY_DELAYS,
-    retry_jitter_factor=RETRY_JITTER,
-    retry_condition_fn=only_transient,
-)(watch)
-fetch_task = task(
-    name="fetch",
-    cache_policy=NO_CACHE,
-    retries=3,
-    retry_delay_seconds=RETRY_DELAYS,
-    retry_jitter_factor=RETRY_JITTER,
-    retry_condition_fn=only_transient,
-)(fetch_document)
+def _retried(name: str, fn: Callable[P, R]) -> Task[P, R]:
+    """A task of ``fn`` retried only when the error is transient."""
+    return task(
+        name=name,
+        cache_policy=NO_CACHE,
+        retries=3,
+        retry_delay_seconds=RETRY_DELAYS,
+        retry_jitter_factor=RETRY_JITTER,
+        retry_condition_fn=only_transient,
+    )(fn)
+
+
+discover_task = _retried("discover", discover)
+watch_task = _retried("watch", watch)
+fetch_task = _retried("fetch", fetch_document)
 
 
 def already_stored(engine: Engine, intake: LocalIntake) -> str:
