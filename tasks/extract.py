@@ -100,7 +100,10 @@ def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction
 
 
 def parse_document(name: str, content: bytes) -> ParsedDocument:
-    """Bytes -> tables and text, by content type."""
+    """Bytes -> tables and text, by content type; an empty file (zero bytes, or whitespace
+    only) is refused, never read as a document with nothing in it."""
+    if not content.strip():
+        raise ParseError(f"{name}: empty file ({len(content)} bytes), nothing to read")
     if content.startswith(b"%PDF"):
         # deferred heavy import: the PDF libraries, only for PDF files
         from tasks.parsers.pdf import parse_pdf

@@ -202,6 +202,7 @@ class HttpClient:
         transfer.check_length(url, raw.headers, content)
         if raw.status_code == 200 and urlsplit(url).path.lower().endswith(".pdf"):
             transfer.check_pdf(url, content, transfer.media_type(raw.headers))
+        transfer.check_not_empty(url, raw.status_code, content)
         return Response(url=url, status=raw.status_code, content=content, headers=dict(raw.headers))
 
     def close(self) -> None:

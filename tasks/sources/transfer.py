@@ -151,6 +151,15 @@ def json_body(url: str, content: bytes, kind: str) -> Any:
         raise ParseError(f"{url}: {kind} is nested too deeply to read") from None
 
 
+def check_not_empty(url: str, status: int, content: bytes) -> None:
+    """A 200 answer with no content (zero bytes, or only whitespace) is a server's hiccup, not
+    a document: retriable, never handed on to be archived, extracted or stored as loaded."""
+    if status == 200 and not content.strip():
+        raise RetriableTransportError(
+            f"{url}: empty body ({len(content)} bytes), will retry", url=url
+        )
+
+
 def check_pdf(url: str, content: bytes, kind: str) -> None:
     """A PDF answer must be a whole PDF: an HTML page is the wrong content (fatal); a PDF
     without its ``%%EOF`` trailer was cut short (retriable: never archived as it is)."""

@@ -212,6 +212,41 @@ class TestWrongContentType:
         assert client.get(pdf_url(server)).content == real_pdf()
 
 
+class TestEmptyBody:
+    """A 200 answer with nothing in it is retried, never archived; an empty file that reaches
+    extraction (hand-dropped, or archived before) is refused: never `loaded` with 0 facts."""
+
+    @pytest.mark.parametrize("body", [b"", b" \r\n\t\n"])
+    def test_empty_exhibit_is_retriable(self, server, client, body):
+        server.inject("doc.htm", Answer(200, body, {"Content-Type": "text/html"}))
+        with pytest.raises(RetriableTransportError) as caught:
+            client.get(doc_url(server))
+        assert f"empty body ({len(body)} bytes)" in one_line(caught.value)
+        assert client.get(doc_url(server)).content.startswith(b"<html>")  # the retry reads it
+
+    @pytest.mark.parametrize("content", [b"", b"\n \n", b"\t"])
+    def test_empty_file_is_refused_by_extraction(self, content):
+        from tasks.core.records import StoredFile
+        from tasks.extract import extract_document
+
+        stored = StoredFile("ex99.htm", "", "0" * 64, len(content), "EX-99.1")
+        with pytest.raises(ParseError) as caught:
+            extract_document("sec:empty", [(stored, content)], "QFIN")
+        assert "empty file" in one_line(caught.value)
+
+    def test_empty_hand_dropped_file_is_refused(self, tmp_path):
+        from tasks.core.errors import RefusedFileError
+        from tasks.core.records import Issuer
+        from tasks.extract import inspect_local_file
+
+        path = tmp_path / "results.htm"
+        path.write_bytes(b"")
+        qfin = Issuer("QFIN", "Qifu Technology, Inc.", "0001741530", "03660")
+        with pytest.raises(RefusedFileError) as caught:
+            inspect_local_file(path, [qfin], "QFIN", None)
+        assert "empty file" in one_line(caught.value)
+
+
 class TestTruncatedPdf:
     """A PDF without its trailer was cut short: retriable, never handed on to be archived."""
 
