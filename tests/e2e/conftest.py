@@ -21,16 +21,14 @@ from e2e_stack import (
     POOL,
     ROOT,
     Stack,
-    free_port,
     paused,
     prefect,
     scheduled_then_paused,
-    start,
-    stop,
     wait_for,
 )
 from service_checks import unavailable
 
+from benchmarks.stack import free_port, start, stop
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 

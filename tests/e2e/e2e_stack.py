@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -36,12 +33,6 @@ class Stack:
     planned: dict[str, list[Any]]  # scheduled runs the server's scheduler created
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def wait_for(check: Callable[[], object], seconds: float, what: str, every: float = 2.0) -> object:
     """Poll ``check`` until it returns something truthy; fail after ``seconds``."""
     deadline = time.monotonic() + seconds
@@ -54,24 +45,6 @@ def wait_for(check: Callable[[], object], seconds: float, what: str, every: floa
             return value
         time.sleep(every)
     pytest.fail(f"timed out after {seconds:.0f}s waiting for {what}")
-
-
-def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    # The worker's flow runs are children in the same session: end the whole group.
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
 
 
 def prefect(env: dict[str, str], *args: str) -> None:
