@@ -33,6 +33,8 @@ from storage import db
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 # One line a person can act on: "error: ..." and nothing else on stderr.
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s+File \"", re.MULTILINE)
+# Or a run that ended with failures: the summary's one line per failure (exit 1).
+SUMMARY_FAILURE = re.compile(r"^(failed|source failed|not delivered): ", re.MULTILINE)
 
 
 @dataclass
@@ -53,6 +55,8 @@ class Outcome:
         if TRACEBACK.search(self.stderr) or TRACEBACK.search(self.stdout):
             return True
         errors = [line for line in self.stderr.splitlines() if line.startswith("error:")]
+        if self.returncode == 1 and not errors and SUMMARY_FAILURE.search(self.stdout):
+            return False
         return self.returncode != 0 and len(errors) != 1
 
 
@@ -186,6 +190,22 @@ def run_killed(
     return Outcome(process.returncode, "".join(out.lines), "".join(err.lines), killed, err.progress)
 
 
+def run_killed_when(
+    warehouse: Warehouse, services: Services, reached: threading.Event, timeout: float = 600.0
+) -> Outcome:
+    """A run killed with SIGKILL as soon as ``reached`` is set (by a receiver holding the
+    run's send); a run that ends first is not killed."""
+    process = start(warehouse, services)
+    deadline = time.monotonic() + timeout
+    while not reached.wait(0.05) and process.poll() is None and time.monotonic() < deadline:
+        pass
+    killed = process.poll() is None
+    if killed:
+        os.killpg(process.pid, signal.SIGKILL)
+    out, err = process.communicate(timeout=60)
+    return Outcome(process.returncode, out, err, killed)
+
+
 def run_together(warehouse: Warehouse, services: Services, count: int) -> list[Outcome]:
     """``count`` runs started at once on the same warehouse."""
     processes = [start(warehouse, services) for _ in range(count)]
@@ -207,6 +227,19 @@ def warehouse_dump(warehouse: Warehouse) -> Dump:
     engine = db.make_engine(warehouse.url)
     try:
         return dump(engine)
+    finally:
+        engine.dispose()
+
+
+def run_statuses(warehouse: Warehouse) -> list[str]:
+    """How each run in the warehouse's ``runs`` table stands, oldest first."""
+    engine = db.make_engine(warehouse.url)
+    try:
+        if not inspect(engine).has_table("runs"):
+            return []
+        with engine.connect() as conn:
+            query = text("SELECT status FROM runs ORDER BY started_at")
+            return [str(s) for s in conn.execute(query).scalars()]
     finally:
         engine.dispose()
 

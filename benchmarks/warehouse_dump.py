@@ -19,7 +19,7 @@ from storage.types import UtcDateTime
 
 SKIPPED_TABLES = {"runs", "document_claims"}  # run bookkeeping: who works on what
 # Per-run values: when a row was written, which run wrote it, where the replay server listened.
-SKIPPED_COLUMNS = {"run_id", "attempts", "last_error", "status_reason"}
+SKIPPED_COLUMNS = {"run_id", "attempts", "last_error", "status_reason", "claimed_by"}
 _PORT = re.compile(r"127\.0\.0\.1:\d+")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 

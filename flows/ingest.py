@@ -25,6 +25,7 @@ from tasks import alert, extract, fetch, load, validate
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
 from tasks.config.settings import load_settings
+from tasks.core import workers
 from tasks.core.enums import SourceName, Status
 from tasks.core.errors import PipelineError
 from tasks.core.records import Issuer, document_source
@@ -64,12 +65,12 @@ def ingest(
     archive = wiring.raw_archive(settings)
     summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
     chosen = select_issuers(settings.issuers(), issuers)
-    run = bookkeeping.begin(engine)
+    worker = workers.worker_id()
+    run = bookkeeping.begin(engine, worker)
     for issuer in chosen:
         for source in [s for s in sources or clients.listed() if fetch.covers(issuer, s)]:
             _discover(engine, clients, summary, source, issuer, since or settings.since, since)
     todo = [(i, d) for i in chosen for d in fetch.pending(engine, i.ticker, force=force)]
-    worker = load.worker_id()
     try:
         _process_claimed(engine, clients, archive, summary, todo, worker, force)
     finally:  # whatever stopped the run, what it claimed is free for the next one
@@ -79,8 +80,8 @@ def ingest(
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     )
-    summary.alerts_delivered = alert.deliver_task(
-        engine, channels_from_settings(settings), settings.alert_digest
+    summary.record_deliveries(
+        alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest, worker)
     )
     bookkeeping.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
@@ -252,8 +253,8 @@ def ingest_local(
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     )
-    summary.alerts_delivered = alert.deliver_task(
-        engine, channels_from_settings(settings), settings.alert_digest
+    summary.record_deliveries(
+        alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
     )
     get_run_logger().info(summary.render())
     return summary

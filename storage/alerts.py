@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from storage.schema import ALERT_KINDS, alert_deliveries, alert_events
@@ -85,23 +86,24 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
             d.c.status,
             d.c.attempts,
             d.c.last_error,
+            d.c.in_doubt,
         )
         .select_from(a.outerjoin(d, (d.c.alert_id == a.c.alert_id) & d.c.channel.in_(wanted)))
         .where(a.c.alert_id.not_in(done))
         .order_by(a.c.created_at, a.c.alert_id)
     )
-    attempts: dict[tuple[str, str], tuple[str, int, str]] = {}
+    attempts: dict[tuple[str, str], tuple[str, int, str, bool]] = {}
     alerts: dict[str, PendingDelivery] = {}
     for r in conn.execute(stmt):
         alerts.setdefault(r.alert_id, _pending(r))
         if r.channel is not None:
-            attempts[(r.alert_id, r.channel)] = (r.status, r.attempts, r.last_error)
+            attempts[(r.alert_id, r.channel)] = (r.status, r.attempts, r.last_error, r.in_doubt)
     pending = []
-    never = (DeliveryStatus.PENDING.value, 0, "")
+    never = (DeliveryStatus.PENDING.value, 0, "", False)
     for alert_id, alert in alerts.items():
         for channel in wanted:
-            status, tries, error = attempts.get((alert_id, channel), never)
-            if status != DeliveryStatus.DELIVERED:
+            status, tries, error, doubt = attempts.get((alert_id, channel), never)
+            if status != DeliveryStatus.DELIVERED and not doubt:  # in doubt: never resent
                 pending.append(replace(alert, channel=channel, attempts=tries, last_error=error))
     return pending
 
@@ -114,7 +116,7 @@ def _pending(r: Any) -> PendingDelivery:
 
 
 def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error: str = "") -> None:
-    """Record one delivery attempt of an alert on a channel."""
+    """Record how one send of an alert on a channel ended (and drop its claim)."""
     now = utcnow()
     stmt = insert(conn, alert_deliveries).values(
         alert_id=alert_id,
@@ -123,6 +125,8 @@ def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error
         attempts=1,
         last_error="" if ok else error,
         delivered_at=now if ok else None,
+        claimed_by=None,
+        claimed_at=None,
     )
     conn.execute(
         stmt.on_conflict_do_update(
@@ -132,17 +136,23 @@ def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error
                 "last_error": stmt.excluded.last_error,
                 "delivered_at": stmt.excluded.delivered_at,
                 "attempts": alert_deliveries.c.attempts + 1,
+                "claimed_by": None,
+                "claimed_at": None,
             },
         )
     )
 
 
-def claim_delivery(conn: Connection, alert_id: str, channel: str) -> bool:
-    """Lock the (alert, channel) delivery row for this transaction; False if already delivered.
+def claim_delivery(
+    conn: Connection, alert_id: str, channel: str, worker: str, now: datetime
+) -> bool:
+    """Claim the send of an alert on a channel for ``worker``; False when it was delivered, is
+    in doubt, or another run is sending it.
 
-    An INSERT .. ON CONFLICT DO UPDATE takes the row lock (PostgreSQL) or the write lock
-    (SQLite), so a concurrent run waits here until this transaction ends and then sees
-    ``delivered``. Call it, send, then ``mark_delivery`` in the same transaction.
+    Commit the claim before sending: a run that dies between the send and
+    :func:`mark_delivery` leaves the claim behind, and the next run marks the send in doubt
+    (:func:`mark_in_doubt`) instead of sending it again. The upsert takes the row lock
+    (PostgreSQL) or the write lock (SQLite): of two racing runs, one gets the claim.
     """
     d = alert_deliveries
     stmt = insert(conn, d).values(
@@ -151,10 +161,44 @@ def claim_delivery(conn: Connection, alert_id: str, channel: str) -> bool:
         status=DeliveryStatus.PENDING.value,
         attempts=0,
         last_error="",
+        claimed_by=worker,
+        claimed_at=now,
     )
     stmt = stmt.on_conflict_do_update(
         index_elements=["alert_id", "channel"],
-        set_={"status": d.c.status},  # no change: the point is the lock
-        where=d.c.status != DeliveryStatus.DELIVERED.value,
+        set_={"claimed_by": stmt.excluded.claimed_by, "claimed_at": stmt.excluded.claimed_at},
+        where=(d.c.status != DeliveryStatus.DELIVERED.value)
+        & d.c.claimed_by.is_(None)
+        & d.c.in_doubt.is_(False),
     ).returning(d.c.alert_id)
     return conn.execute(stmt).first() is not None
+
+
+def mark_in_doubt(
+    conn: Connection, gone: Callable[[str], bool], stale_before: datetime
+) -> dict[str, int]:
+    """Sends whose run died before recording the result (its process is ``gone``, or the claim
+    is older than ``stale_before``): marked in doubt, never sent again; returns how many were
+    marked now, per channel."""
+    d = alert_deliveries
+    claimed = conn.execute(
+        select(d.c.alert_id, d.c.channel, d.c.claimed_by, d.c.claimed_at).where(
+            d.c.claimed_by.is_not(None),
+            d.c.status != DeliveryStatus.DELIVERED.value,
+            d.c.in_doubt.is_(False),
+        )
+    ).all()
+    marked: dict[str, int] = {}
+    for r in claimed:
+        if not (gone(str(r.claimed_by)) or r.claimed_at < stale_before):
+            continue
+        conn.execute(
+            update(d)
+            .where(d.c.alert_id == r.alert_id, d.c.channel == r.channel)
+            .values(
+                in_doubt=True,
+                last_error=f"in doubt: run {r.claimed_by} stopped while sending it; not resent",
+            )
+        )
+        marked[r.channel] = marked.get(r.channel, 0) + 1
+    return marked

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,8 +23,8 @@ from tasks.core.readouts import AlertLine, FailedCheck, RunActivity, RunRecord, 
 from tasks.core.records import ALL_ISSUERS
 
 
-def start_run(conn: Connection, flow_run_id: str | None) -> str:
-    """Record the start of a pipeline run; returns its run_id."""
+def start_run(conn: Connection, flow_run_id: str | None, worker: str | None = None) -> str:
+    """Record the start of a pipeline run (``worker``: its process); returns its run_id."""
     run_id = uuid.uuid4().hex
     conn.execute(
         runs.insert().values(
@@ -33,9 +33,28 @@ def start_run(conn: Connection, flow_run_id: str | None) -> str:
             started_at=utcnow(),
             status=RunStatus.RUNNING.value,
             summary="{}",
+            worker=worker,
         )
     )
     return run_id
+
+
+def mark_crashed(conn: Connection, gone: Callable[[str], bool]) -> list[str]:
+    """Mark ``crashed`` the runs still ``running`` whose process is ``gone`` (killed without
+    a chance to record how it ended); returns their run ids."""
+    running = conn.execute(
+        select(runs.c.run_id, runs.c.worker).where(
+            runs.c.status == RunStatus.RUNNING.value, runs.c.worker.is_not(None)
+        )
+    ).all()
+    dead = [r.run_id for r in running if gone(str(r.worker))]
+    if dead:
+        conn.execute(
+            update(runs)
+            .where(runs.c.run_id.in_(dead), runs.c.status == RunStatus.RUNNING.value)
+            .values(status=RunStatus.CRASHED.value)
+        )
+    return dead
 
 
 def started_at(conn: Connection, run_id: str) -> datetime:

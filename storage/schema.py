@@ -283,6 +283,11 @@ alert_deliveries = Table(
     Column("attempts", Integer, nullable=False, server_default="0"),
     Column("last_error", Text, nullable=False, server_default=""),
     Column("delivered_at", UtcDateTime),
+    # 0010: the process sending it now (a claim committed before the send), and a send that
+    # may have happened: its process died between the claim and the result (never resent).
+    Column("claimed_by", Text),
+    Column("claimed_at", UtcDateTime),
+    Column("in_doubt", Boolean, nullable=False, server_default=text("false")),
     CheckConstraint(_in("status", DELIVERY_STATUSES), name="status"),
 )
 
@@ -295,6 +300,7 @@ runs = Table(
     Column("finished_at", UtcDateTime),
     Column("status", Text, nullable=False),
     Column("summary", Text, nullable=False, server_default="{}"),  # JSON object
+    Column("worker", Text),  # 0010: host:pid:nonce, so a killed run can be marked crashed
 )
 
 # 0002: per-source state: a throttle pause (SEC's 10-minute block) and the listing cursor, so a

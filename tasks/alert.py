@@ -3,10 +3,12 @@
 What the alerts say is :mod:`tasks.delivery.messages`; how they travel is
 :mod:`tasks.delivery.channels`.
 
-Storing comes first. Each (alert, channel) is then claimed, sent and marked delivered in one
-transaction: a crash before the commit leaves it undelivered, so the next run sends it again
-(receivers can drop that rare repeat by its Message-ID / Idempotency-Key), and a delivered
-alert is never sent again. A concurrent run waits on the claim and then skips the alert.
+Storing comes first. Each (alert, channel) send is then claimed (committed), sent, and its
+result recorded: at most once per channel. A run killed between the claim and the result
+leaves the claim; the next run marks that send *in doubt* (it may or may not have reached the
+receiver) and never sends it again, so no receiver gets an alert twice, and ``filings status``
+lists it as undelivered. Every send carries the alert's id as its Message-ID /
+Idempotency-Key, the same on every try. A concurrent run sees the claim and skips the alert.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 from prefect import runtime, task
 from prefect.cache_policies import NO_CACHE
@@ -21,7 +24,9 @@ from prefect.settings import PREFECT_API_URL, PREFECT_UI_URL
 from sqlalchemy.engine import Connection, Engine
 
 from storage import alerts, documents, findings
+from tasks.core import workers
 from tasks.core.enums import AlertKind
+from tasks.core.readouts import DeliveryReport
 from tasks.core.records import NewAlert, PendingDelivery, ValidationResult
 from tasks.delivery.channels import DELIVERY_ERRORS, Channel
 from tasks.delivery.messages import (
@@ -113,40 +118,68 @@ def store_alerts(engine: Engine, found: Sequence[NewAlert]) -> list[str]:
         return alerts.add_alerts(conn, linked)
 
 
-def deliver_pending(engine: Engine, channels: Sequence[Channel], digest: bool = False) -> int:
-    """Send every stored alert not yet delivered on each channel; return how many alerts were
-    delivered (each counted once, however many channels it went to).
+# A send takes seconds (SEND_TIMEOUT_SECONDS): a claim this old belongs to a run that died,
+# wherever it ran.
+STALE_CLAIM = timedelta(hours=1)
+
+
+def deliver_pending(
+    engine: Engine, channels: Sequence[Channel], digest: bool = False, worker: str = ""
+) -> DeliveryReport:
+    """Send every stored alert not yet delivered on each channel, as ``worker``.
 
     With ``digest`` each channel gets one message carrying all of its pending alerts (one
-    per run); else one message per alert.
+    per run); else one message per alert. Sends claimed by a run that died are marked in
+    doubt first and never resent (module docstring).
     """
+    report = DeliveryReport()
     if not channels:
-        return 0
+        return report
+    worker = worker or workers.worker_id()
+    names = [c.name for c in channels]
     with engine.begin() as conn:
-        pending = alerts.pending_deliveries(conn, [c.name for c in channels])
+        report.in_doubt = alerts.mark_in_doubt(conn, workers.gone, datetime.now(UTC) - STALE_CLAIM)
+        pending = alerts.pending_deliveries(conn, names)
     delivered: set[str] = set()
     for channel in channels:
         mine = [p for p in pending if p.channel == channel.name]
         batches = [mine] if digest and mine else [[p] for p in mine]
         for batch in batches:
-            delivered.update(_deliver(engine, channel, batch))
-    return len(delivered)
+            done = _deliver(engine, channel, batch, worker, report)
+            delivered.update(done)
+            if done:
+                report.sent[channel.name] = report.sent.get(channel.name, 0) + len(done)
+    report.delivered = len(delivered)
+    return report
 
 
-def _deliver(engine: Engine, channel: Channel, batch: Sequence[PendingDelivery]) -> list[str]:
-    """Claim, send and mark one message's alerts in one transaction (module docstring)."""
+def _deliver(
+    engine: Engine,
+    channel: Channel,
+    batch: Sequence[PendingDelivery],
+    worker: str,
+    report: DeliveryReport,
+) -> list[str]:
+    """Claim (committed), send, then record the result of one message's alerts."""
     with engine.begin() as conn:
-        claimed = [p for p in batch if alerts.claim_delivery(conn, p.alert_id, p.channel)]
-        if not claimed:
-            return []
-        try:
-            channel.send(claimed)
-        except DELIVERY_ERRORS as exc:
-            error = channel.describe_error(exc)
-            log.warning("%d alert(s) not delivered on %s: %s", len(claimed), channel.name, error)
+        now = datetime.now(UTC)
+        claimed = [
+            p for p in batch if alerts.claim_delivery(conn, p.alert_id, p.channel, worker, now)
+        ]
+    if not claimed:
+        return []
+    try:
+        channel.send(claimed)
+    except DELIVERY_ERRORS as exc:
+        error = channel.describe_error(exc)
+        log.warning("%d alert(s) not delivered on %s: %s", len(claimed), channel.name, error)
+        with engine.begin() as conn:
             for p in claimed:
                 alerts.mark_delivery(conn, p.alert_id, p.channel, ok=False, error=error)
-            return []
+        count, _ = report.failed.get(channel.name, (0, ""))
+        report.failed[channel.name] = (count + len(claimed), error)
+        return []
+    with engine.begin() as conn:
         for p in claimed:
             alerts.mark_delivery(conn, p.alert_id, p.channel, ok=True)
     return [p.alert_id for p in claimed]

@@ -11,9 +11,6 @@ each.
 
 from __future__ import annotations
 
-import os
-import socket
-import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
@@ -23,6 +20,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from storage import claims, documents, loading
 from tasks import alert
+from tasks.core import workers
 from tasks.core.enums import Status
 from tasks.core.records import Extraction, LoadCounts, ValidationResult, quarantine_required
 from tasks.parsers.standard import line_items
@@ -68,11 +66,6 @@ def mark_failed(engine: Engine, document_id: str, reason: str) -> None:
 CLAIM_LEASE = timedelta(minutes=15)
 
 
-def worker_id() -> str:
-    """A run's name in claims: host, process and a random part."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-
-
 def claim(engine: Engine, document_id: str, worker: str, force: bool = False) -> bool:
     """Claim (or renew) the document for ``worker``: False when another run holds it, or when
     (unless ``force``) it was processed since it was listed."""
@@ -80,27 +73,12 @@ def claim(engine: Engine, document_id: str, worker: str, force: bool = False) ->
         if claims.claim(conn, document_id, worker, datetime.now(UTC), CLAIM_LEASE, force):
             return True
         held_by = claims.holder(conn, document_id)
-        if held_by is None or not _dead_here(held_by):
+        if held_by is None or not workers.gone(held_by):
             return False
         # A run killed on this machine (kill -9) never releases: its claim goes now, not
         # after the lease, so the next run finishes what it left.
         claims.release(conn, document_id, held_by)
         return claims.claim(conn, document_id, worker, datetime.now(UTC), CLAIM_LEASE, force)
-
-
-def _dead_here(worker: str) -> bool:
-    """True for a worker of this host whose process is gone."""
-    host, _, rest = worker.partition(":")
-    pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
 
 
 def release(engine: Engine, document_id: str | None, worker: str) -> None:

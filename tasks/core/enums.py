@@ -96,7 +96,8 @@ class RunStatus(StrEnum):
     RUNNING = "running"
     COMPLETED = "completed"
     COMPLETED_WITH_ERRORS = "completed_with_errors"  # a source or a document failed
-    FAILED = "failed"  # the run itself failed or crashed
+    FAILED = "failed"  # the run itself failed
+    CRASHED = "crashed"  # its process is gone (kill -9, power loss): marked by a later run
 
 
 class VersusGuidance(StrEnum):

@@ -7,7 +7,7 @@ rendering read. Standard library only, like every module of ``tasks.core``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -213,3 +213,14 @@ class LocalIntake:
     sha256: str
     issuer: Issuer
     published: date
+
+
+@dataclass
+class DeliveryReport:
+    """What one delivery pass did: alerts delivered (each counted once, however many channels
+    it went to) and, per channel, how many were sent, failed (with why) or are in doubt."""
+
+    delivered: int = 0
+    sent: dict[str, int] = field(default_factory=dict)
+    failed: dict[str, tuple[int, str]] = field(default_factory=dict)
+    in_doubt: dict[str, int] = field(default_factory=dict)  # marked in doubt by this pass

@@ -14,6 +14,7 @@ from prefect import runtime
 from sqlalchemy.engine import Engine
 
 from storage import findings, runs
+from tasks.core import workers
 from tasks.core.enums import RunStatus
 from tasks.core.readouts import WarehouseStatus
 from tasks.runs import artifacts
@@ -28,11 +29,13 @@ class RunHandle:
     started_at: datetime
 
 
-def begin(engine: Engine) -> RunHandle:
-    """Record the run in the warehouse's ``runs`` table."""
+def begin(engine: Engine, worker: str | None = None) -> RunHandle:
+    """Record the run in the warehouse's ``runs`` table, as process ``worker``; first mark
+    ``crashed`` the runs left ``running`` by a process that is gone (killed on this host)."""
     flow_run_id = runtime.flow_run.id
     with engine.begin() as conn:
-        run_id = runs.start_run(conn, str(flow_run_id) if flow_run_id else None)
+        runs.mark_crashed(conn, workers.gone)
+        run_id = runs.start_run(conn, str(flow_run_id) if flow_run_id else None, worker)
         return RunHandle(run_id, runs.started_at(conn, run_id))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tasks.core.enums import Severity, Status
+from tasks.core.readouts import DeliveryReport
 from tasks.core.records import Revalidation, ValidationResult
 
 STATEMENTS_READ = "statements_read"  # the statement gate's expectation (expectations/gate.py)
@@ -25,6 +26,9 @@ class RunSummary:
     validations_failed: int = 0
     alerts_raised: int = 0
     alerts_delivered: int = 0
+    delivered_by_channel: dict[str, int] = field(default_factory=dict)
+    not_delivered: list[str] = field(default_factory=list)  # a line per channel that failed
+    in_doubt: list[str] = field(default_factory=list)  # a line per channel with sends in doubt
     quarantined: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     source_failures: list[str] = field(default_factory=list)
@@ -52,13 +56,30 @@ class RunSummary:
             self.quarantined.append(document_id)
             self.held_for[document_id] = quarantine_reason(checks)
 
+    def record_deliveries(self, report: DeliveryReport) -> None:
+        """What alert delivery did, per channel: a failed channel fails the run (its alerts
+        stay pending for the next run); sends in doubt are reported, never resent."""
+        self.alerts_delivered = report.delivered
+        self.delivered_by_channel = dict(report.sent)
+        self.not_delivered = [
+            f"{channel}: {count} alert(s) not delivered ({error}); retried next run"
+            for channel, (count, error) in sorted(report.failed.items())
+        ]
+        self.in_doubt = [
+            f"{channel}: {count} alert(s) in doubt (a run was killed while sending them; "
+            "not resent: check the receiver)"
+            for channel, count in sorted(report.in_doubt.items())
+        ]
+
     def render(self) -> str:
         """A short plain-text summary."""
+        by_channel = ", ".join(f"{c} {n}" for c, n in sorted(self.delivered_by_channel.items()))
         lines = [
             f"documents: {self.found} found, {self.new} new, {self.ingested} ingested",
             f"facts loaded: {self.facts_loaded}",
             f"validations: {self.validations_passed} passed, {self.validations_failed} failed",
-            f"alerts: {self.alerts_raised} raised, {self.alerts_delivered} delivered",
+            f"alerts: {self.alerts_raised} raised, {self.alerts_delivered} delivered"
+            + (f" ({by_channel})" if self.not_delivered and by_channel else ""),
         ]
         if self.new == 0 and self.ingested == 0 and self.ok:
             lines.insert(0, "nothing new to ingest")
@@ -67,6 +88,8 @@ class RunSummary:
         lines += [_held(d, self.held_for.get(d, "")) for d in self.quarantined]
         lines += [f"failed: {d}" for d in self.failed]
         lines += [f"source failed: {s}" for s in self.source_failures]
+        lines += [f"not delivered: {s}" for s in self.not_delivered]
+        lines += [f"in doubt: {s}" for s in self.in_doubt]
         lines += [f"not loaded again: {s}" for s in self.already_stored]
         if self.data_docs:
             lines.append(f"data docs: {self.data_docs}")
@@ -74,8 +97,8 @@ class RunSummary:
 
     @property
     def ok(self) -> bool:
-        """False when a source or a document failed."""
-        return not (self.failed or self.source_failures)
+        """False when a source, a document or an alert channel failed."""
+        return not (self.failed or self.source_failures or self.not_delivered)
 
 
 def quarantine_reason(checks: Sequence[ValidationResult]) -> str:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
+import socket
+import subprocess
+import sys
 import threading
 import time
 from datetime import UTC, datetime
@@ -19,6 +23,7 @@ from tasks.alert import deliver_pending, store_alerts
 from tasks.config.settings import Settings
 from tasks.core.records import NewAlert, PendingDelivery
 from tasks.delivery.channels import Channel, channels_from_settings
+from tasks.runs.summary import RunSummary
 
 TOKEN = "T0KEN-abc123-SECRET"
 
@@ -67,9 +72,9 @@ def test_each_alert_reaches_each_channel_once(
     )
     channels = channels_from_settings(settings)
     assert [c.name for c in channels] == ["email", "webhook", "slack"]
-    assert deliver_pending(engine, channels) == 2  # alerts, not (alert, channel) pairs
+    assert deliver_pending(engine, channels).delivered == 2  # alerts, not (alert, channel) pairs
     for _ in range(3):
-        assert deliver_pending(engine, channels) == 0
+        assert deliver_pending(engine, channels).delivered == 0
     assert sorted(m["Message-ID"] for m in smtp_server.messages) == sorted(
         f"<{i}@filings-pipeline>" for i in ids
     )
@@ -98,8 +103,8 @@ def test_a_digest_is_one_message_per_channel_carrying_every_alert(
         slack_webhook_url=slack,
     )
     channels = channels_from_settings(settings)
-    assert deliver_pending(engine, channels, digest=True) == 3
-    assert deliver_pending(engine, channels, digest=True) == 0
+    assert deliver_pending(engine, channels, digest=True).delivered == 3
+    assert deliver_pending(engine, channels, digest=True).delivered == 0
     [mail] = smtp_server.messages
     assert mail["Subject"] == "QFIN: 3 alerts (3 guidance_variance)"
     assert mail["Date"] and mail["Message-ID"].startswith("<digest-")
@@ -117,38 +122,58 @@ class _Crash(BaseException):
     """The process dying mid-run (not an Exception: nothing may catch it)."""
 
 
-def test_a_crash_between_storing_and_sending_resends_next_run(
-    engine: Engine, httpserver: HTTPServer
+def _dead_worker() -> str:
+    """The worker name of a process that has ended (a run killed with SIGKILL)."""
+    probe = subprocess.Popen([sys.executable, "-c", "pass"])
+    probe.wait()
+    return f"{socket.gethostname()}:{probe.pid}:killed"
+
+
+def test_a_crash_before_the_claim_sends_next_run(engine: Engine, httpserver: HTTPServer) -> None:
+    [alert_id] = _alerts(engine, 1)  # stored; the run died before delivering
+    channels = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
+    assert deliver_pending(engine, channels).delivered == 1
+    assert deliver_pending(engine, channels).delivered == 0
+    assert [r.headers["Idempotency-Key"] for r, _ in httpserver.log] == [alert_id]
+
+
+@pytest.mark.parametrize("sent", [False, True], ids=["before-the-send", "after-the-send"])
+def test_a_crash_after_the_claim_is_in_doubt_and_never_resent(
+    engine: Engine, httpserver: HTTPServer, sent: bool
 ) -> None:
     [alert_id] = _alerts(engine, 1)
+    [real] = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
+
+    def crash(a: PendingDelivery) -> None:
+        if sent:
+            real.send(a)
+        raise _Crash  # the process dies before the result is recorded
+
+    with pytest.raises(_Crash):
+        deliver_pending(engine, [Channel("webhook", crash)], worker=_dead_worker())
+    report = deliver_pending(engine, [real])
+    assert (report.delivered, report.in_doubt) == (0, {"webhook": 1})
+    assert deliver_pending(engine, [real]).delivered == 0
+    # Never twice at the receiver: at most once (the key is there for receivers anyway).
+    assert [r.headers["Idempotency-Key"] for r, _ in httpserver.log] == [alert_id] * sent
+    with engine.connect() as conn:
+        row = conn.execute(select(alert_deliveries)).one()
+    assert row.in_doubt and row.status == "pending" and row.last_error.startswith("in doubt")
+
+
+def test_a_claim_of_a_live_run_is_left_alone(engine: Engine, httpserver: HTTPServer) -> None:
+    _alerts(engine, 1)
+    [real] = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
+    live = f"{socket.gethostname()}:{os.getpid()}:other-run"
 
     def crash(_: PendingDelivery) -> None:
         raise _Crash
 
     with pytest.raises(_Crash):
-        deliver_pending(engine, [Channel("webhook", crash)])
-    channels = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
-    assert deliver_pending(engine, channels) == 1
-    assert deliver_pending(engine, channels) == 0
-    assert [r.headers["Idempotency-Key"] for r, _ in httpserver.log] == [alert_id]
-
-
-def test_a_crash_after_sending_resends_with_the_same_idempotency_key(
-    engine: Engine, httpserver: HTTPServer
-) -> None:
-    [alert_id] = _alerts(engine, 1)
-    [real] = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
-
-    def send_then_crash(a: PendingDelivery) -> None:
-        real.send(a)
-        raise _Crash  # before the delivery is marked
-
-    with pytest.raises(_Crash):
-        deliver_pending(engine, [Channel("webhook", send_then_crash)])
-    assert deliver_pending(engine, [real]) == 1
-    assert deliver_pending(engine, [real]) == 0
-    # At most one repeat, and the receiver can drop it by its key.
-    assert [r.headers["Idempotency-Key"] for r, _ in httpserver.log] == [alert_id, alert_id]
+        deliver_pending(engine, [Channel("webhook", crash)], worker=live)
+    report = deliver_pending(engine, [real])  # the other run is still sending it
+    assert (report.delivered, report.in_doubt) == (0, {})
+    assert httpserver.log == []
 
 
 def test_a_failed_webhook_is_retried_and_its_url_never_stored_or_logged(
@@ -160,12 +185,12 @@ def test_a_failed_webhook_is_retried_and_its_url_never_stored_or_logged(
     httpserver.expect_ordered_request(path).respond_with_data("busy", status=503)
     httpserver.expect_ordered_request(path).respond_with_data("ok")
     channels = channels_from_settings(_settings(webhook_url=httpserver.url_for(path)))
-    assert deliver_pending(engine, channels) == 0
+    assert deliver_pending(engine, channels).delivered == 0
     with engine.connect() as conn:
         row = conn.execute(select(alert_deliveries)).one()
     assert (row.status, row.attempts) == ("failed", 1)
     assert row.last_error == f"HTTP 503 from http://{httpserver.host}"
-    assert deliver_pending(engine, channels) == 1
+    assert deliver_pending(engine, channels).delivered == 1
     assert TOKEN not in _everything_stored(engine)
     ours = "\n".join(r.getMessage() for r in caplog.records if r.name != "werkzeug")
     assert TOKEN not in ours and "HTTP 503" in ours  # werkzeug is the receiver's own log
@@ -178,14 +203,14 @@ def test_a_refused_smtp_login_is_recorded_without_the_password(
     _alerts(engine, 1)
     wrong = "wr0ng-" + PASSWORD
     settings = _settings(smtp_url=smtp_server.url(wrong), alert_email_to="a@example.test")
-    assert deliver_pending(engine, channels_from_settings(settings)) == 0
+    assert deliver_pending(engine, channels_from_settings(settings)).delivered == 0
     with engine.connect() as conn:
         error = conn.execute(select(alert_deliveries.c.last_error)).scalar_one()
     assert error.startswith("SMTPAuthenticationError: (535"), error
     assert wrong not in _everything_stored(engine) and wrong not in caplog.text
     assert smtp_server.messages == []
     settings = _settings(smtp_url=smtp_server.url(), alert_email_to="a@example.test")
-    assert deliver_pending(engine, channels_from_settings(settings)) == 1
+    assert deliver_pending(engine, channels_from_settings(settings)).delivered == 1
     assert PASSWORD not in _everything_stored(engine)
 
 
@@ -204,7 +229,7 @@ def test_two_runs_delivering_at_once_send_each_alert_once(
 
     def run() -> None:
         start.wait()
-        counts.append(deliver_pending(engine, [Channel("webhook", slow)]))
+        counts.append(deliver_pending(engine, [Channel("webhook", slow)]).delivered)
 
     threads = [threading.Thread(target=run) for _ in range(2)]
     for t in threads:
@@ -226,3 +251,36 @@ def test_responses_the_endpoint_sends_are_not_needed(httpserver: HTTPServer) -> 
     alert = PendingDelivery("alert-x", "webhook", "restatement", "QFIN", "s", "m", now, 0, "")
     channel.send([alert])
     assert httpserver.log[0][0].json["kind"] == "restatement"
+
+
+def test_two_channels_down_and_one_up_is_not_a_success(
+    engine: Engine, httpserver: HTTPServer
+) -> None:
+    ids = _alerts(engine, 2)
+    httpserver.expect_request("/hook", method="POST").respond_with_data("down", status=500)
+    slack = _webhook(httpserver, "/services/T0/B0")
+    with socket.socket() as s:  # a port nothing listens on: the SMTP server is down
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    settings = _settings(
+        smtp_url=f"smtp://127.0.0.1:{closed}",
+        alert_email_to="ops@example.test",
+        webhook_url=httpserver.url_for("/hook"),
+        slack_webhook_url=slack,
+        alert_digest=False,
+    )
+    report = deliver_pending(engine, channels_from_settings(settings))
+    assert (report.delivered, report.sent) == (2, {"slack": 2})
+    assert set(report.failed) == {"email", "webhook"}
+    assert report.failed["webhook"] == (2, f"HTTP 500 from http://{httpserver.host}")
+    summary = RunSummary(alerts_raised=2)
+    summary.record_deliveries(report)
+    lines = summary.render().splitlines()
+    assert not summary.ok  # `filings run` exits 1
+    assert "alerts: 2 raised, 2 delivered (slack 2)" in lines
+    assert [line.split(" (")[0] for line in lines if line.startswith("not delivered:")] == [
+        "not delivered: email: 2 alert(s) not delivered",
+        "not delivered: webhook: 2 alert(s) not delivered",
+    ]
+    assert deliver_pending(engine, channels_from_settings(settings)).sent == {}  # slack: done
+    assert len(ids) == 2

@@ -39,3 +39,6 @@ class TestKillNineThenRerun:
                 assert rerun.returncode == 0 and not rerun.unhandled, rerun.stderr
                 got = fr.warehouse_dump(warehouse)
                 assert differences(got, want) == [], (seed, after, extra, killed.killed)
+                # the killed run's row does not stay "running": the rerun marked it crashed
+                statuses = fr.run_statuses(warehouse)
+                assert statuses[-1] == "completed" and "running" not in statuses, statuses

@@ -95,6 +95,8 @@ class TestSecretsStaySecret:
             files = [p for p in Path(warehouse.data_dir).rglob("*") if p.is_file()]
             written.update({str(p): p.read_bytes() for p in files})
         assert "alerts:" in outcome.stdout  # the run raised alerts and tried every channel
+        # every channel down: not a success, and a line per channel saying so
+        assert outcome.returncode == 1 and outcome.stdout.count("not delivered: ") == 3
         assert any(p.suffix == ".sqlite" for p in files) and len(files) > 20
         leaks = [
             f"{where} holds {secret}"

@@ -12,6 +12,7 @@ from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 from storage_factories import HKT, QFIN, add_document, at, fact, load, ref
 
+from flows.console import status_tables
 from storage.db import table_counts
 from storage.documents import (
     document_files,
@@ -26,11 +27,12 @@ from storage.documents import (
 )
 from storage.facts import document_facts
 from storage.loading import load_document
-from storage.runs import finish_run, start_run
+from storage.runs import finish_run, mark_crashed, start_run
 from storage.schema import documents, facts, issuers, runs
 from tasks.core.enums import DocKind, Status
 from tasks.core.errors import UnknownDocumentError
 from tasks.core.records import Issuer, StoredFile
+from tasks.runs.bookkeeping import warehouse_status
 
 
 def test_upsert_issuers_inserts_then_updates(engine: Engine) -> None:
@@ -116,6 +118,24 @@ def test_runs_record_start_and_summary(engine: Engine) -> None:
     assert (row.flow_run_id, row.status) == ("flow-1", "completed")
     assert json.loads(row.summary) == {"amount": "1.5", "loaded": 2}
     assert row.finished_at >= row.started_at
+
+
+def test_a_run_whose_process_is_gone_is_marked_crashed_and_status_shows_it(
+    engine: Engine,
+) -> None:
+    with engine.begin() as conn:
+        killed = start_run(conn, "flow-killed", worker="host:1:killed")
+        live = start_run(conn, "flow-live", worker="host:2:live")
+        done = start_run(conn, "flow-done", worker="host:1:done")
+        finish_run(conn, done, "completed", {})
+        assert mark_crashed(conn, lambda worker: worker.startswith("host:1:")) == [killed]
+        assert mark_crashed(conn, lambda worker: True) == [live]  # only running ones, once
+    state = warehouse_status(engine)
+    status = {r.flow_run_id: r.status for r in state.runs}
+    assert status == {"flow-killed": "crashed", "flow-live": "crashed", "flow-done": "completed"}
+    [table, _, _] = status_tables(state)
+    rendered = " ".join(str(cell) for column in table.columns for cell in column._cells)
+    assert rendered.count("crashed") == 2
 
 
 @pytest.mark.parametrize(
