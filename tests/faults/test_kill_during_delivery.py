@@ -9,117 +9,24 @@ no alert is silently left behind.
 
 from __future__ import annotations
 
-import asyncio
-import socket
-import threading
 from collections import Counter
 from collections.abc import Iterator
-from email import message_from_bytes
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from prefect.settings import PREFECT_API_URL
-from sqlalchemy import text
 
 from benchmarks import fault_runs as fr
+from benchmarks import receivers as rc
 from benchmarks.warehouse_dump import differences
-from storage import db
 
 pytestmark = [pytest.mark.usefixtures("prefect_api"), pytest.mark.timeout(1200)]
-HOLD_SECONDS = 60.0  # longer than the test needs to kill the run
-
-
-class Receivers:
-    """What the SMTP server and the webhook received, and which message they hold."""
-
-    def __init__(self) -> None:
-        self.mail: list[str] = []  # Message-IDs
-        self.posts: list[str] = []  # Idempotency-Keys
-        self.hold_mail = self.hold_post = 0  # hold the n-th message (0: none)
-        self.reached = threading.Event()  # a held message arrived
-        self.release = threading.Event()
-
-    def arrived(self, received: list[str], hold: int) -> bool:
-        if len(received) == hold:
-            self.reached.set()
-            return True
-        return False
-
-
-class _Smtp:
-    def __init__(self, receivers: Receivers) -> None:
-        self.receivers = receivers
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
-        r = self.receivers
-        r.mail.append(str(message_from_bytes(envelope.original_content)["Message-ID"]))
-        if r.arrived(r.mail, r.hold_mail):
-            await asyncio.sleep(HOLD_SECONDS)  # taken, never acknowledged: the run dies first
-        return "250 Message accepted for delivery"
-
-
-class _Hook(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
-        r: Receivers = self.server.receivers  # type: ignore[attr-defined]
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        r.posts.append(self.headers.get("Idempotency-Key", ""))
-        if r.arrived(r.posts, r.hold_post):
-            r.release.wait(HOLD_SECONDS)
-        self.send_response(200)
-        self.send_header("Content-Length", "2")
-        self.end_headers()
-        self.wfile.write(b"ok")
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        return
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
-def receivers() -> Iterator[tuple[Receivers, str, str]]:
-    """The receivers, the SMTP URL and the webhook URL."""
-    got = Receivers()
-    port = _free_port()
-    smtp = Controller(_Smtp(got), hostname="127.0.0.1", port=port)
-    smtp.start()
-    hook = ThreadingHTTPServer(("127.0.0.1", 0), _Hook)
-    hook.daemon_threads = True
-    hook.receivers = got  # type: ignore[attr-defined]
-    thread = threading.Thread(target=hook.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield got, f"smtp://127.0.0.1:{port}", f"http://127.0.0.1:{hook.server_address[1]}/hook"
-    finally:
-        got.release.set()
-        hook.shutdown()
-        hook.server_close()
-        smtp.stop()
-
-
-def _deliveries(warehouse: fr.Warehouse) -> list[tuple[str, str, str, bool]]:
-    engine = db.make_engine(warehouse.url)
-    try:
-        with engine.connect() as conn:
-            query = text("SELECT alert_id, channel, status, in_doubt FROM alert_deliveries")
-            return [(a, c, s, bool(d)) for a, c, s, d in conn.execute(query).tuples()]
-    finally:
-        engine.dispose()
-
-
-def _alert_ids(warehouse: fr.Warehouse) -> set[str]:
-    engine = db.make_engine(warehouse.url)
-    try:
-        with engine.connect() as conn:
-            return set(conn.execute(text("SELECT alert_id FROM alert_events")).scalars())
-    finally:
-        engine.dispose()
+def receivers() -> Iterator[tuple[rc.Receivers, str, str]]:
+    """A real SMTP server and HTTP endpoint on loopback (benchmarks.receivers)."""
+    with rc.receivers() as running:
+        yield running
 
 
 class TestKillDuringAlertDelivery:
@@ -149,8 +56,8 @@ class TestKillDuringAlertDelivery:
             got.release.set()
             last = fr.run(warehouse, services)
             assert last.returncode == 0 and not last.unhandled, last.stdout + last.stderr
-            deliveries = _deliveries(warehouse)
-            alert_ids = _alert_ids(warehouse)
+            deliveries = rc.deliveries(warehouse)
+            alert_ids = rc.alert_ids(warehouse)
             got_dump = fr.warehouse_dump(warehouse)
             statuses = fr.run_statuses(warehouse)
         assert statuses == ["crashed", "crashed", "completed"]
