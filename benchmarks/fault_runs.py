@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -190,6 +190,54 @@ def run_killed(
     return Outcome(process.returncode, "".join(out.lines), "".join(err.lines), killed, err.progress)
 
 
+def run_interrupted(
+    warehouse: Warehouse,
+    services: Services,
+    after_lines: int,
+    action: Callable[[], object],
+    timeout: float = 600.0,
+) -> Outcome:
+    """A run to its end, with ``action`` done to it once it printed ``after_lines`` progress
+    lines (a database connection terminated, say)."""
+    process = start(warehouse, services)
+    out, err = _Reader(process.stdout), _Reader(process.stderr)
+    out.start()
+    err.start()
+    deadline = time.monotonic() + timeout
+    with err.changed:
+        while err.progress < after_lines and process.poll() is None:
+            err.changed.wait(0.05)
+            if time.monotonic() > deadline:
+                break
+    action()
+    process.wait(timeout=timeout)
+    out.join(5)
+    err.join(5)
+    return Outcome(process.returncode, "".join(out.lines), "".join(err.lines), False, err.progress)
+
+
+def terminate_backends(url: str, admin_url: str = "", seconds: float = 3.0) -> int:
+    """``pg_terminate_backend`` on every connection to the database of ``url``, again and
+    again for ``seconds`` (so a statement in flight is hit); returns how many were ended."""
+    admin_url = admin_url or os.environ.get("FILINGS_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
+    name = db.normalize_url(url).database
+    admin = db.make_engine(admin_url, isolation_level="AUTOCOMMIT")
+    query = text(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+        "WHERE datname = :name AND pid <> pg_backend_pid()"
+    )
+    ended = 0
+    try:
+        with admin.connect() as conn:
+            until = time.monotonic() + seconds
+            while time.monotonic() < until:
+                ended += int(conn.execute(query, {"name": name}).scalar_one())
+                time.sleep(0.1)
+    finally:
+        admin.dispose()
+    return ended
+
+
 def run_killed_when(
     warehouse: Warehouse, services: Services, reached: threading.Event, timeout: float = 600.0
 ) -> Outcome:
@@ -252,6 +300,17 @@ def lost_and_duplicated(got: Dump, want: Dump) -> tuple[int, int]:
         lost += sum((need - have).values())
         duplicated += sum((have - need).values())
     return lost, duplicated
+
+
+def row_differences(got: Dump, want: Dump) -> list[str]:
+    """Each row lost or duplicated (multisets, so a row repeated a different number of times
+    shows too), table by table."""
+    lines = []
+    for name in sorted(set(got) | set(want)):
+        have, need = Counter(got.get(name, [])), Counter(want.get(name, []))
+        lines += [f"{name}: lost {n} x {row}" for row, n in (need - have).items()]
+        lines += [f"{name}: duplicated {n} x {row}" for row, n in (have - need).items()]
+    return lines
 
 
 # A document's rows: all of them once it is loaded (or quarantined), none before.

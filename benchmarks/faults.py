@@ -28,7 +28,6 @@ from pathlib import Path
 
 from benchmarks import fault_runs as fr
 from benchmarks import receivers as rc
-from benchmarks.warehouse_dump import differences
 
 os.environ.setdefault("DO_NOT_TRACK", "1")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -96,7 +95,7 @@ def _compare(case: str, warehouse: fr.Warehouse, want: fr.Dump, tally: Tally) ->
     lost, duplicated = fr.lost_and_duplicated(got, want)
     tally.lost += lost
     tally.duplicated += duplicated
-    for line in differences(got, want)[:3]:
+    for line in fr.row_differences(got, want)[:6]:
         print(f"    {case}: {line[:900]}", flush=True)
 
 
@@ -152,7 +151,7 @@ def _delivery_kills(
     lost, duplicated = fr.lost_and_duplicated(got_dump, reference)
     tally.lost += lost
     tally.duplicated += duplicated
-    for line in differences(got_dump, reference)[:3]:
+    for line in fr.row_differences(got_dump, reference)[:6]:
         print(f"    delivery kills: {line[:900]}", flush=True)
 
 

@@ -192,13 +192,25 @@ class Warehouses:
 def warehouse_at(request: pytest.FixtureRequest) -> Warehouses:
     """Makes fresh warehouses for run processes: SQLite files, or PostgreSQL databases
     (skipped without a server, a failure in CI)."""
+    from benchmarks import fault_runs
+
+    if request.param == "sqlite":
+        return Warehouses("sqlite", fault_runs.sqlite_warehouse)
+    return _postgres_warehouses()
+
+
+@pytest.fixture
+def postgres_at() -> Warehouses:
+    """Fresh PostgreSQL databases for run processes (see ``warehouse_at``)."""
+    return _postgres_warehouses()
+
+
+def _postgres_warehouses() -> Warehouses:
     from sqlalchemy.exc import OperationalError
 
     from benchmarks import fault_runs
     from storage import db
 
-    if request.param == "sqlite":
-        return Warehouses("sqlite", fault_runs.sqlite_warehouse)
     admin_url = os.environ.get("FILINGS_TEST_POSTGRES_URL", fault_runs.DEFAULT_POSTGRES_URL)
     engine = db.make_engine(admin_url, connect_args={"connect_timeout": 5})
     try:

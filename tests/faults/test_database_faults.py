@@ -1,15 +1,23 @@
 """Database faults through a real ``filings run``: a wrong PostgreSQL URL, an unwritable SQLite
-path. Each run exits 1 with one line on stderr (no traceback, no SQL echo) and stores nothing.
+path, a SQLite file locked by another process, PostgreSQL connections terminated mid-run. Each
+ends in one line per failure (no traceback, no SQL echo), nothing stored half-way; once the
+fault clears, the rerun completes.
 """
 
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 
 import pytest
 from prefect.settings import PREFECT_API_URL
 
 from benchmarks import fault_runs as fr
+from benchmarks.warehouse_dump import differences
+from storage import db
+
+from .conftest import Warehouses
 
 pytestmark = [pytest.mark.usefixtures("prefect_api"), pytest.mark.timeout(900)]
 
@@ -45,3 +53,67 @@ class TestUnwritableSqlitePath:
         warehouse = fr.Warehouse(f"sqlite:///{blocker / 'warehouse.sqlite'}", tmp_path)
         _one_line_failure(fr.run(warehouse, services))
         assert not replay.requests()
+
+
+HOLD_LOCK = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+class TestSqliteLockedByAnotherProcess:
+    """Another process holds the SQLite warehouse's write lock past the busy timeout."""
+
+    def test_one_line_then_the_rerun_completes(self, replay, tmp_path):
+        services = fr.Services(str(PREFECT_API_URL.value()), replay.url)
+        want, _, _ = Warehouses("sqlite", fr.sqlite_warehouse).reference(
+            tmp_path / "reference", services
+        )
+        with fr.sqlite_warehouse(tmp_path / "locked") as warehouse:
+            engine = db.make_engine(warehouse.url)
+            db.migrate(engine)  # the run's first write is its row in `runs`
+            engine.dispose()
+            path = warehouse.url.removeprefix("sqlite:///")
+            hold = db.SQLITE_BUSY_TIMEOUT_MS / 1000 + 5  # past the run's wait, then let go
+            holder = subprocess.Popen(
+                [sys.executable, "-c", HOLD_LOCK, path, str(hold)], stdout=subprocess.PIPE
+            )
+            try:
+                assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
+                line = _one_line_failure(fr.run(warehouse, services))
+            finally:
+                holder.wait(timeout=120)
+            assert "locked by another process" in line, line
+            assert fr.run_statuses(warehouse) in ([], ["failed"], ["crashed"]), (
+                "no run left running"
+            )
+            rerun = fr.run(warehouse, services)
+            assert rerun.returncode == 0 and not rerun.unhandled, rerun.stderr
+            got = fr.warehouse_dump(warehouse)
+        # the failed run's hook raised its pipeline_failure alert once the lock was let go
+        failures = [r for r in got["alert_events"] if "pipeline_failure" in r]
+        assert len(failures) == 1, got["alert_events"]
+        got["alert_events"] = [r for r in got["alert_events"] if r not in failures]
+        assert differences(got, want) == []
+
+
+class TestPostgresConnectionTerminated:
+    """``pg_terminate_backend`` on the run's connections, again and again for 3 s, mid-run."""
+
+    def test_one_line_per_failure_then_the_rerun_completes(self, postgres_at, replay, tmp_path):
+        services = fr.Services(str(PREFECT_API_URL.value()), replay.url)
+        want, want_docs, _ = postgres_at.reference(tmp_path / "reference", services)
+        with postgres_at(tmp_path / "terminated") as warehouse:
+            ended: list[int] = []
+            hit = fr.run_interrupted(
+                warehouse, services, 3, lambda: ended.append(fr.terminate_backends(warehouse.url))
+            )
+            assert ended[0] > 0  # connections were there, and were ended
+            assert not hit.unhandled, hit.stdout + hit.stderr  # 0, or 1 with a line per failure
+            assert fr.partial_documents(fr.per_document(warehouse), want_docs) == []
+            rerun = fr.run(warehouse, services)
+            assert rerun.returncode == 0 and not rerun.unhandled, rerun.stderr
+            assert differences(fr.warehouse_dump(warehouse), want) == []
