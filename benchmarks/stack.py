@@ -3,15 +3,18 @@ universe, and worker processes (loopback only; everything under one temporary fo
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import requests
@@ -150,3 +153,38 @@ def sliding_max(times: list[float], window: float = 1.0) -> int:
             first += 1
         best = max(best, last - first + 1)
     return best
+
+
+class _Hook(BaseHTTPRequestHandler):
+    received: list[tuple[float, dict[str, object]]]
+
+    def do_POST(self) -> None:  # noqa: N802 - the http.server name
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.received.append((time.time(), json.loads(body or b"{}")))
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
+        return
+
+
+@contextmanager
+def loopback_webhook() -> Iterator[tuple[str, list[tuple[float, dict[str, object]]]]]:
+    """A webhook on loopback; yields its URL and the (receipt time, JSON body) it got."""
+    received: list[tuple[float, dict[str, object]]] = []
+    handler = type("Hook", (_Hook,), {"received": received})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/hook", received
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def alert_ids(body: dict[str, object]) -> list[str]:
+    """The alert ids of a webhook body: one alert row, or a digest of them."""
+    rows = body.get("alerts", [body])
+    rows = rows if isinstance(rows, list) else []
+    return [str(r["alert_id"]) for r in rows if isinstance(r, dict) and "alert_id" in r]

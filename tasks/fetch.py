@@ -100,13 +100,15 @@ def discover(
     return listing
 
 
-def watch(engine: Engine, sources: Sources, source: str, issuers: Sequence[Issuer]) -> list[str]:
-    """Tickers of the ``issuers`` the source's cross-issuer listing shows a document for that
-    the warehouse has not recorded: one request, whatever the number of issuers."""
+def watch(
+    engine: Engine, sources: Sources, source: str, issuers: Sequence[Issuer]
+) -> dict[str, list[str]]:
+    """The documents the source's cross-issuer listing shows that the warehouse has not
+    recorded, by ticker of the ``issuers``: one request, whatever the number of issuers."""
     now, chosen = utcnow(), sources[source]
     _check_ready(engine, chosen, now)
     if not isinstance(chosen, Watched):
-        return []
+        return {}
     try:
         shown = chosen.latest(issuers)
     except RateLimitedError as exc:
@@ -114,7 +116,8 @@ def watch(engine: Engine, sources: Sources, source: str, issuers: Sequence[Issue
         raise
     with engine.begin() as conn:
         known = documents.recorded(conn, [d for ids in shown.values() for d in ids])
-    return [ticker for ticker, ids in shown.items() if set(ids) - known]
+    news = {ticker: sorted(set(ids) - known) for ticker, ids in shown.items()}
+    return {ticker: ids for ticker, ids in news.items() if ids}
 
 
 def record_listing(engine: Engine, source: str, issuer: Issuer, listing: Listing) -> list[str]:

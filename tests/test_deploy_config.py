@@ -101,8 +101,17 @@ def test_compose_runs_server_on_postgres_and_a_worker_on_the_process_pool():
 def test_ingest_and_alert_parameters_are_described_for_the_ui_form():
     # Other flows' parameter descriptions (revalidate) are their owners' to write.
     ours = [d for d in _deployments() if d["entrypoint"].startswith(("flows/ingest", "flows/fail"))]
-    assert len(ours) == 4
+    assert len(ours) == 5
     for deployment in ours:
         schema = _flow(deployment["entrypoint"]).parameters.model_dump()
         for name, spec in schema["properties"].items():
             assert spec.get("description"), f"{deployment['name']}: {name} has no description"
+
+
+def test_watch_hands_its_findings_to_an_unscheduled_ingest_deployment():
+    from tasks.runs.dispatch import INGEST_DEPLOYMENT
+
+    flow_name, name = INGEST_DEPLOYMENT.split("/")
+    target = {d["name"]: d for d in _deployments()}[name]
+    assert _flow(target["entrypoint"]).name == flow_name
+    assert target["schedules"] == [] and "parameters" not in target

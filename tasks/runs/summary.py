@@ -34,6 +34,7 @@ class RunSummary:
     source_failures: list[str] = field(default_factory=list)
     already_stored: list[str] = field(default_factory=list)  # hand-dropped files held already
     elsewhere: list[str] = field(default_factory=list)  # claimed by a run racing this one
+    dispatched: list[str] = field(default_factory=list)  # ingest runs a watch pass started
     data_docs_dir: str = ""  # this run's Data Docs folder validations record for; "" for none
     data_docs: str = ""  # link to that site's index page once built; "" when none was built
     held_for: dict[str, str] = field(default_factory=dict)  # quarantined document -> why
@@ -81,8 +82,9 @@ class RunSummary:
             f"alerts: {self.alerts_raised} raised, {self.alerts_delivered} delivered"
             + (f" ({by_channel})" if self.not_delivered and by_channel else ""),
         ]
-        if self.new == 0 and self.ingested == 0 and self.ok:
+        if self.new == 0 and self.ingested == 0 and self.ok and not self.dispatched:
             lines.insert(0, "nothing new to ingest")
+        lines += [f"handed to ingest run: {run}" for run in self.dispatched]
         if self.elsewhere:
             lines.append(f"processed by another run at the same time: {len(self.elsewhere)}")
         lines += [_held(d, self.held_for.get(d, "")) for d in self.quarantined]

@@ -3,6 +3,7 @@ whatever the number of issuers; only the issuer with news is listed and processe
 
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import select
@@ -99,3 +100,62 @@ def test_only_the_issuer_with_news_is_listed_and_processed(universe, tmp_path):
 
     mark = len(replay.log)
     assert watch().new == 0 and _asked(replay, mark) == LISTINGS
+
+
+@pytest.mark.parametrize("universe", [(3, 0)], indirect=True)
+def test_a_deployed_pass_hands_each_finding_to_its_own_ingest_run(universe, monkeypatch, tmp_path):
+    from tasks.runs import dispatch
+
+    root, replay = universe
+    started = []
+
+    def run_deployment(name, parameters, timeout, idempotency_key, as_subflow):
+        started.append((name, parameters, timeout, idempotency_key))
+        return SimpleNamespace(name=f"run-{len(started)}")
+
+    monkeypatch.setattr(dispatch, "deployed", lambda: True)
+    monkeypatch.setattr(dispatch, "run_deployment", run_deployment)
+    publish(root, Member(0), 0, datetime.now(UTC) - timedelta(minutes=1))
+    mark = len(replay.log)
+    summary = watch()
+    assert summary.ok and summary.ingested == 0 and len(summary.dispatched) == 2
+    assert _asked(replay, mark) == LISTINGS  # detected and handed on: nothing listed here
+    assert [(n, p, t) for n, p, t, _ in started] == [
+        ("ingest/watch-ingest", {"issuers": ["QFIN"], "sources": ["sec"]}, 0),
+        ("ingest/watch-ingest", {"issuers": ["QFIN"], "sources": ["hkex"]}, 0),
+    ]
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'warehouse.sqlite'}")
+    with engine.connect() as conn:
+        assert conn.execute(select(documents.c.document_id)).all() == []
+    engine.dispose()
+
+    watch()  # the runs have not recorded them yet: the same findings, the same runs
+    assert [k for *_, k in started[2:]] == [k for *_, k in started[:2]]
+
+
+@pytest.mark.parametrize("universe", [(3, 0)], indirect=True)
+def test_a_deployed_pass_ingests_itself_when_no_run_can_be_started(universe, monkeypatch):
+    from tasks.runs import dispatch
+
+    root, _ = universe
+
+    def missing(*args, **kwargs):
+        raise LookupError("Deployment 'ingest/watch-ingest' not found")
+
+    monkeypatch.setattr(dispatch, "deployed", lambda: True)
+    monkeypatch.setattr(dispatch, "run_deployment", missing)
+    monkeypatch.setattr(dispatch.dispatch_ingest, "retry_delay_seconds", 0)
+    publish(root, Member(0), 0, datetime.now(UTC) - timedelta(minutes=1))
+    summary = watch()
+    assert summary.ok, summary.render()
+    assert (summary.new, summary.ingested, summary.dispatched) == (2, 2, [])
+
+
+def test_a_finding_keeps_its_key_for_ten_minutes_whatever_the_order_of_its_documents():
+    from tasks.runs.dispatch import idempotency_key
+
+    key = idempotency_key("sec", "QFIN", ["sec:b", "sec:a"], 6000.0)
+    assert key == idempotency_key("sec", "QFIN", ["sec:a", "sec:b"], 6599.0)
+    assert key != idempotency_key("sec", "QFIN", ["sec:a", "sec:b"], 6600.0)
+    assert key != idempotency_key("hkex", "QFIN", ["sec:a", "sec:b"], 6000.0)
+    assert key != idempotency_key("sec", "QFIN", ["sec:a"], 6000.0)
