@@ -27,7 +27,7 @@ from tasks.config.issuers import select_issuers
 from tasks.config.settings import load_settings
 from tasks.core import workers
 from tasks.core.enums import SourceName, Status
-from tasks.core.errors import PipelineError
+from tasks.core.errors import PipelineError, RefusedFileError
 from tasks.core.records import Issuer, document_source
 from tasks.delivery.channels import channels_from_settings
 from tasks.runs import bookkeeping, docs_sites
@@ -72,7 +72,8 @@ def ingest(
             _discover(engine, clients, summary, source, issuer, since or settings.since, since)
     todo = [(i, d) for i in chosen for d in fetch.pending(engine, i.ticker, force=force)]
     try:
-        _process_claimed(engine, clients, archive, summary, todo, worker, force)
+        reading = extract.Reading(tuple(settings.issuers()), settings.catalog_dir)
+        _process_claimed(engine, clients, archive, summary, todo, worker, force, reading)
     finally:  # whatever stopped the run, what it claimed is free for the next one
         load.release(engine, None, worker)
     for issuer in chosen:  # extraction told which 6-Ks are results: link them now
@@ -96,6 +97,7 @@ def _process_claimed(
     todo: list[tuple[Issuer, str]],
     worker: str,
     force: bool,
+    reading: extract.Reading,
 ) -> None:
     current = None
     ahead = _claimed_ahead(engine, clients, archive, summary, todo, worker, force)
@@ -103,7 +105,7 @@ def _process_claimed(
         if issuer is not current:
             current = issuer
             progress.start(sum(1 for i, _ in todo if i is issuer), issuer.ticker)
-        _process(engine, clients, archive, summary, issuer, document_id, fetched)
+        _process(engine, clients, archive, summary, issuer, document_id, fetched, reading)
         load.release(engine, document_id, worker)
         progress.advance(document_id)
 
@@ -168,8 +170,11 @@ def _process(
     summary: RunSummary,
     issuer: Issuer,
     document_id: str,
-    fetched: State[Any] | None = None,
+    fetched: State[Any] | None,
+    reading: extract.Reading,
 ) -> None:
+    """Extract, validate, load and alert one document; with ``reading.configured``, refuse it
+    unless it names ``issuer`` (a listed document; a hand-dropped file was checked before)."""
     paused = fetch.pause_reason(engine, document_source(document_id), fetch.utcnow())
     if paused:  # left pending: the first run after the pause fetches it
         if not any(paused in failure for failure in summary.source_failures):
@@ -183,12 +188,14 @@ def _process(
             )
         files = fetched.result()  # a failed download raises its error here
         log.info("%s: found (%d file(s))", document_id, len(files))
-        extraction = extract.extract_document_task(document_id, files, issuer.ticker)
+        extraction = extract.extract_document_task(
+            document_id, files, issuer.ticker, reading.configured, reading.catalog_dir
+        )
         log.info("%s: extracted %d facts", document_id, len(extraction.facts))
         if document_source(document_id) is SourceName.LOCAL:  # a person's file: never empty
             extract.require_content(files[0][0].name, extraction)
         checks = validate.validate_document_task(
-            engine, document_id, extraction, summary.data_docs_dir
+            engine, document_id, extraction, summary.data_docs_dir, reading.catalog_dir
         )
         failed = sum(1 for c in checks if not c.success)
         log.info("%s: validated, %d passed, %d failed", document_id, len(checks) - failed, failed)
@@ -196,6 +203,11 @@ def _process(
         log.info("%s: %s, %d new facts", document_id, counts.status.value, counts.facts_inserted)
         created = counts.alerts  # raised in the load's transaction: all or nothing
         log.info("%s: %d alert(s) raised", document_id, len(created))
+    except RefusedFileError as exc:  # not the issuer's, or empty: nothing of it is stored
+        load.refuse(engine, document_id, str(exc))
+        summary.failed.append(str(exc))
+        log.warning("%s", exc)
+        return
     except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
         load.mark_failed(engine, document_id, _one_line(exc))
         summary.failed.append(f"{document_id}: {_one_line(exc)}")
@@ -282,4 +294,5 @@ def _ingest_file(
         return
     document_id = fetch.store_local_file(engine, archive, checked)
     summary.new += 1
-    _process(engine, clients, archive, summary, checked.issuer, document_id)
+    reading = extract.Reading(catalog_dir=load_settings().catalog_dir)
+    _process(engine, clients, archive, summary, checked.issuer, document_id, None, reading)

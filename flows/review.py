@@ -26,7 +26,7 @@ def revalidate(document_ids: list[str] | None = None, issuer: str | None = None)
     summary = QualitySummary()
     ticker = issuer.upper() if issuer else None
     for document_id in validate.revalidation_targets(engine, ticker, document_ids or []):
-        done = validate.revalidate_task(engine, document_id, docs_site)
+        done = validate.revalidate_task(engine, document_id, docs_site, settings.catalog_dir)
         summary.documents.append(done)
         created = alert.alert_checks_task(engine, done.issuer, document_id, done.results)
         summary.alerts_raised += len(created)

@@ -35,6 +35,8 @@ from tasks.core.records import (
 )
 
 # A document left at extracted/validated by a crash is picked up again: loading is idempotent.
+# A failed one too, unless it was refused (not the issuer's: a rerun cannot change that).
+REFUSED = "refused: "
 TO_PROCESS = (
     Status.FETCHED.value,
     Status.EXTRACTED.value,
@@ -109,6 +111,12 @@ def set_status(conn: Connection, document_id: str, status: Status, reason: str =
     _update_document(conn, document_id, status=Status(status).value, status_reason=reason)
 
 
+def forget_document(conn: Connection, document_id: str) -> None:
+    """Remove a document that holds nothing but its files (a refused hand-dropped file)."""
+    for table in (schema.document_claims, schema.document_files, documents):
+        conn.execute(table.delete().where(table.c.document_id == document_id))
+
+
 def set_kind(conn: Connection, document_id: str, kind: DocKind | str) -> None:
     """Record what a document turned out to be (results, dividend form, ...)."""
     _update_document(conn, document_id, kind=DocKind(kind).value)
@@ -130,7 +138,9 @@ def documents_to_process(
     """
     stmt = select(documents.c.document_id)
     if not force:
-        stmt = stmt.where(documents.c.status.in_(TO_PROCESS))
+        stmt = stmt.where(
+            documents.c.status.in_(TO_PROCESS), ~documents.c.status_reason.startswith(REFUSED)
+        )
     if issuer is not None:
         stmt = stmt.where(documents.c.issuer == issuer)
     stmt = stmt.order_by(documents.c.published_at, documents.c.document_id)

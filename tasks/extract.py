@@ -9,7 +9,7 @@ import hashlib
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from tasks.parsers.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
 from tasks.parsers.checks import reconcile
 from tasks.parsers.classify import classify, usd_rate
 from tasks.parsers.dividends import extract_dividends
-from tasks.parsers.identity import identify, publication_date
+from tasks.parsers.identity import foreign_file, identify, publication_date
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance
 from tasks.parsers.standard import shared_catalog, standard_facts
@@ -42,20 +42,39 @@ _HTML_START = re.compile(
 )
 
 
-def load_catalog(ticker: str) -> LabelCatalog:
-    """The issuer's catalog overlay (tasks/parsers/catalogs/<ticker>.toml), else the shared one.
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a run reads documents with, from its settings: the configured issuers, to check
+    whose a fetched document is (none: not checked), and the catalog overlays' directory."""
+
+    configured: tuple[Issuer, ...] = ()
+    catalog_dir: Path | None = None
+
+
+def overlay_path(ticker: str, catalog_dir: Path | None = None) -> Path | None:
+    """The issuer's catalog overlay: ``<ticker>.toml`` in ``catalog_dir`` (FILINGS_CATALOG_DIR)
+    if there, else in the package's ``tasks/parsers/catalogs``; None when it has none."""
+    for folder in (catalog_dir, CATALOG_DIR):
+        path = folder / f"{ticker.lower()}.toml" if folder else None
+        if path is not None and path.is_file():
+            return path
+    return None
+
+
+def load_catalog(ticker: str, catalog_dir: Path | None = None) -> LabelCatalog:
+    """The issuer's catalog overlay (:func:`overlay_path`), else the shared one.
 
     The shared catalog only finds the statement tables; the shared mapping
     (:mod:`tasks.parsers.standard`) reads their rows into metrics.
     """
-    path = CATALOG_DIR / f"{ticker.lower()}.toml"
-    return load_catalog_file(path) if path.is_file() else shared_catalog(ticker)
+    path = overlay_path(ticker, catalog_dir)
+    return load_catalog_file(path) if path else shared_catalog(ticker)
 
 
-def declared_rules(ticker: str) -> frozenset[str]:
+def declared_rules(ticker: str, catalog_dir: Path | None = None) -> frozenset[str]:
     """The issuer-specific validation rules its catalog overlay declares (none without one)."""
-    path = CATALOG_DIR / f"{ticker.lower()}.toml"
-    if not path.is_file():
+    path = overlay_path(ticker, catalog_dir)
+    if path is None:
         return frozenset()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -70,7 +89,10 @@ def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction
     Nothing read is dropped silently: rows no metric maps to and refused figures are listed in
     ``unmapped``, disagreements in ``warnings``.
     """
-    doc = parse_document(name, content)
+    return _read_file(name, parse_document(name, content), catalog)
+
+
+def _read_file(name: str, doc: ParsedDocument, catalog: LabelCatalog) -> Extraction:
     result = extract_statements(doc, catalog, name)
     as_printed = read_rows(doc, name)
     # a statement whose rows were all refused still makes a results document (the gate then
@@ -134,15 +156,24 @@ _KIND_ORDER = (
 
 
 def extract_document(
-    document_id: str, files: Sequence[tuple[StoredFile, bytes]], ticker: str
+    document_id: str,
+    files: Sequence[tuple[StoredFile, bytes]],
+    ticker: str,
+    configured: Sequence[Issuer] = (),
+    catalog_dir: Path | None = None,
 ) -> Extraction:
     """Every file of one document -> one Extraction, one fact per key (most precise wins).
 
     Narrative figures that lose to another figure of their key (in their own file or in
-    another exhibit) are kept apart as ``narrative_twins`` for validation.
+    another exhibit) are kept apart as ``narrative_twins`` for validation. With the
+    ``configured`` issuers, a document that is not ``ticker``'s is refused (RefusedFileError);
+    ``catalog_dir`` is where catalog overlays are looked for first.
     """
-    catalog = load_catalog(ticker)
-    parts = [extract_file(f.name, content, catalog) for f, content in files]
+    catalog = load_catalog(ticker, catalog_dir)
+    docs = [(f.name, parse_document(f.name, content)) for f, content in files]
+    if configured:
+        _check_owner(document_id, docs, ticker, configured)
+    parts = [_read_file(name, doc, catalog) for name, doc in docs]
     kinds = {p.kind for p in parts}
     kind = next((k for k in _KIND_ORDER if k in kinds), DocKind.OTHER)
     read = [fact for p in parts for fact in p.facts]
@@ -171,6 +202,19 @@ def extract_document(
     )
 
 
+def _check_owner(
+    document_id: str,
+    docs: Sequence[tuple[str, ParsedDocument]],
+    ticker: str,
+    configured: Sequence[Issuer],
+) -> None:
+    owner = next(i for i in configured if i.ticker == ticker)
+    texts = [(name, prose.clean(doc.text)) for name, doc in docs]
+    reason = foreign_file(texts, owner, configured)
+    if reason:
+        raise RefusedFileError(f"{document_id} refused, nothing stored: {reason}")
+
+
 # Parsing is deterministic: a failure is bad input, never worth a retry.
 extract_document_task = task(name="extract", cache_policy=NO_CACHE)(extract_document)
 
@@ -193,7 +237,8 @@ def inspect_local_file(
     check = identify(text, configured, ticker)
     if check.issuer is None:
         raise RefusedFileError(f"{path.name} refused, nothing stored: it {check.reason}")
-    when = published or publication_date(text)
+    # a dateline printed in a letterhead table (Buckle's) is not running text
+    when = published or publication_date(text) or publication_date(prose.clean(doc.text))
     if when is None:
         raise RefusedFileError(
             f"{path.name}: no dateline or 'Date:' line found; pass --published YYYY-MM-DD"

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 from storage import claims, documents, loading
 from tasks import alert
 from tasks.core import workers
-from tasks.core.enums import Status
+from tasks.core.enums import SourceName, Status
 from tasks.core.records import Extraction, LoadCounts, ValidationResult, quarantine_required
 from tasks.parsers.standard import line_items
 
@@ -53,6 +53,18 @@ def load(
         unmapped=extraction.unmapped,
         then=raise_alerts if issuer else None,
     )
+
+
+def refuse(engine: Engine, document_id: str, reason: str) -> None:
+    """Record that a document was refused (not the issuer's, or nothing read from it): a
+    hand-dropped file is forgotten (nothing of it stays); a listed one stays ``failed`` with
+    the reason and is not processed again (``--force`` does, after the issuers are fixed)."""
+    with engine.begin() as conn:
+        if document_id.startswith(f"{SourceName.LOCAL}:"):
+            documents.forget_document(conn, document_id)
+        else:
+            why = reason.partition("nothing stored: ")[2] or reason
+            documents.set_status(conn, document_id, Status.FAILED, documents.REFUSED + why)
 
 
 def mark_failed(engine: Engine, document_id: str, reason: str) -> None:

@@ -101,18 +101,23 @@ def gather_context(
 
 
 def validate_document(
-    engine: Engine, document_id: str, extraction: Extraction, docs_site: Path | str = ""
+    engine: Engine,
+    document_id: str,
+    extraction: Extraction,
+    docs_site: Path | str = "",
+    catalog_dir: Path | None = None,
 ) -> list[ValidationResult]:
     """Validate a freshly extracted document against itself and the stored warehouse.
 
     The narrative twins (figures the text repeats from a table, never stored) are validated
     with the facts, so narrative_vs_table compares them. ``docs_site`` ("" for none) is the
-    run's Data Docs folder the results are recorded for.
+    run's Data Docs folder the results are recorded for; ``catalog_dir`` the overlays'
+    directory (the issuer-specific rules its overlay declares apply).
     """
     context = gather_context(engine, document_id, extraction.facts, extraction)
     docs = Path(docs_site) if docs_site else None
     facts = extraction.facts + extraction.narrative_twins
-    declared = declared_rules(_issuer(engine, document_id))
+    declared = declared_rules(_issuer(engine, document_id), catalog_dir)
     return validate_facts(document_id, facts, docs_site=docs, context=context, declared=declared)
 
 
@@ -122,7 +127,10 @@ def _issuer(engine: Engine, document_id: str) -> str:
 
 
 def revalidate_document(
-    engine: Engine, document_id: str, docs_site: Path | None = None
+    engine: Engine,
+    document_id: str,
+    docs_site: Path | None = None,
+    catalog_dir: Path | None = None,
 ) -> Revalidation:
     """Validate a stored document again from the warehouse (no fetch, no extraction).
 
@@ -141,7 +149,7 @@ def revalidate_document(
         earlier = quality.stored_results(conn, document_id, _text_only_checks())
     base = gather_context(engine, document_id, facts)
     context = replace(base, guidance=guidance, dividends=dividends)
-    declared = declared_rules(info.issuer)
+    declared = declared_rules(info.issuer, catalog_dir)
     results = validate_facts(
         document_id, facts, docs_site=docs_site, context=context, declared=declared
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from tasks.core.errors import ConfigError, PipelineError
@@ -20,7 +21,8 @@ DEFAULT_ISSUERS = (
 
 def read_issuers(path: Path) -> tuple[Issuer, ...]:
     """Issuers from a TOML file of ``[[issuer]]`` tables: ticker plus cik and/or hkex_code
-    (either may be absent); name defaults to the ticker."""
+    (either may be absent); name defaults to the ticker; ``aliases``: other names its documents
+    print (a Chinese name), each enough to tell a document is the issuer's."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         return tuple(_issuer(r) for r in data["issuer"])
@@ -33,11 +35,15 @@ def _issuer(row: dict[str, object]) -> Issuer:
     cik, code = str(row.get("cik", "")).strip(), str(row.get("hkex_code", "")).strip()
     if not (cik or code):
         raise ValueError(f"issuer {ticker}: give its cik and/or its hkex_code")
+    aliases = row.get("aliases", [])
+    if not isinstance(aliases, list):
+        raise ValueError(f"issuer {ticker}: aliases must be a list of names")
     return Issuer(
         ticker=ticker,
         name=str(row.get("name") or ticker),
         cik=cik.zfill(10) if cik else "",
         hkex_code=code.zfill(5) if code else "",
+        aliases=tuple(str(a).strip() for a in aliases if str(a).strip()),
     )
 
 
@@ -48,6 +54,8 @@ def write_issuers(path: Path, issuers: Sequence[Issuer]) -> None:
         lines = [f"ticker = {_quoted(i.ticker)}", f"name = {_quoted(i.name)}"]
         lines += [f"cik = {_quoted(i.cik)}"] if i.cik else []
         lines += [f"hkex_code = {_quoted(i.hkex_code)}"] if i.hkex_code else []
+        if i.aliases:
+            lines.append(f"aliases = [{', '.join(_quoted(a) for a in i.aliases)}]")
         blocks.append("[[issuer]]\n" + "\n".join(lines) + "\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
@@ -63,6 +71,9 @@ def _quoted(value: str) -> str:
 def with_issuer(configured: Sequence[Issuer], issuer: Issuer) -> tuple[Issuer, ...]:
     """The configured issuers with ``issuer`` added, or replacing the one of its ticker."""
     kept = [i for i in configured if i.ticker != issuer.ticker]
+    before = [i.aliases for i in configured if i.ticker == issuer.ticker]
+    if before and not issuer.aliases:  # a refresh keeps the names a person added
+        issuer = replace(issuer, aliases=before[0])
     return (*kept, issuer)
 
 

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     data_docs_url: str = Field(
         "", description="Where data_docs_dir is served (http/https); links point there."
     )
+    catalog_dir: Path | None = Field(
+        None, description="Label catalog overlays <ticker>.toml, read before the package's."
+    )
     data_docs_keep_days: int = Field(
         90, ge=0, description="Run sites older than this are deleted; 0 keeps every site."
     )

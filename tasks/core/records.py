@@ -32,6 +32,8 @@ class Issuer:
     name: str
     cik: str  # 10 digits, zero padded
     hkex_code: str  # 5 digits, zero padded ("03660")
+    # other names its documents print it under (a Chinese name, a former name)
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

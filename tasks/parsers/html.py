@@ -73,9 +73,12 @@ class _Walker:
         rows = [list(r) for r in make_rows(align(grid, tolerance=0))]
         # title rows inside the table belong to the title, not a header in the label column
         # (a heading of the statement's body, "Non-current assets:", stays in the table)
+        titles = []
         while rows and not any(rows[0][1:]) and not _stays(rows[0][0]):
-            self.lines.append(rows.pop(0)[0])  # title rows inside the table belong to the title
-        self.all_lines.extend("\t".join(r) for r in rows)
+            titles.append(rows.pop(0)[0])  # title rows inside the table belong to the title
+        self.lines.extend(titles)
+        # a table of text lines only (a letterhead with the release's date) is document text
+        self.all_lines.extend(["\t".join(r) for r in rows] if rows else titles)
         if rows:
             locator = f"table {len(self.tables) + 1}"
             self.tables.append(RawTable(locator, tuple(self.lines), make_rows(rows), symbols(grid)))

@@ -3,7 +3,8 @@
 Pure functions over a document's text and the configured ``Issuer`` records: a document names
 its issuer by its registrant / company name ("Qifu Technology, Inc."), its Nasdaq ticker
 ("Nasdaq: QFIN") or its HKEx stock code ("Stock Code: 3660", "股份代號：3660"). Used before a
-hand-dropped file is stored (``filings ingest``); any source can use it the same way.
+hand-dropped file is stored (``filings ingest``) and on every document a run fetches
+(:func:`foreign_file`: a 6-K listed under one issuer's CIK whose exhibit is another company's).
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ _ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"
 _ZH_NUM = r"[零〇○一二三四五六七八九十\d]+"
 _ZH_DATE = re.compile(rf"香港\s*[，,]\s*({_ZH_NUM})\s*年\s*({_ZH_NUM})\s*月\s*({_ZH_NUM})\s*日")
 _CODE_LABEL = r"(?:stock\s+code|股份代號|股份代号|證券代號|证券代码)\s*[:：]?\s*"
+# How a document says whose it is: "(NYSE: BKE)", "Nasdaq: QFIN", "Stock Code: 3660".
+_TICKER_MARK = re.compile(
+    r"\b(?i:nasdaq|nyse)(?:\s+(?i:global\s+select\s+market|american))?\s*[:：]\s*([A-Z][A-Z.]{0,5})\b"
+)
+_CODE_MARK = re.compile(_CODE_LABEL + r"0*(\d{1,5})\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +58,10 @@ def core_name(name: str) -> str:
 
 
 def names_issuer(text: str, issuer: Issuer) -> bool:
-    """True when the text names the issuer by name, ticker or HKEx stock code."""
-    name = core_name(issuer.name)
-    if name and re.search(r"\b" + re.escape(name).replace(r"\ ", r"\s+") + r"\b", text, re.I):
-        return True
+    """True when the text names the issuer by name (or an alias), ticker or HKEx stock code."""
+    for name in (core_name(n) for n in (issuer.name, *issuer.aliases)):
+        if name and re.search(_word(name), text, re.I):
+            return True
     if re.search(r"(?:nasdaq|nyse)\s*[:：]\s*" + re.escape(issuer.ticker) + r"\b", text, re.I):
         return True
     code = issuer.hkex_code.lstrip("0")
@@ -83,8 +89,49 @@ def identify(text: str, configured: Sequence[Issuer], ticker: str | None) -> Ide
     return IdentityCheck(None, f"names no configured issuer ({known})")
 
 
+def foreign_file(
+    files: Sequence[tuple[str, str]], issuer: Issuer, configured: Sequence[Issuer]
+) -> str:
+    """Why a fetched document is not the issuer's ("" when it is), from its files' texts.
+
+    Some file must name the issuer, and a file that names another configured issuer, or says
+    it is another company's ("(NYSE: BKE)", "Stock Code: 328"), must name it too. A file that
+    names no company (an IFRS reconciliation exhibit) is the document's.
+    """
+    if not any(names_issuer(text, issuer) for _, text in files):
+        others = sorted({o for _, text in files for o in _others(text, issuer, configured)})
+        named = f" (it names {', '.join(others)})" if others else ""
+        return f"it does not name {_label(issuer)}{named}"
+    for name, text in files:
+        others = _others(text, issuer, configured)
+        if others and not names_issuer(text, issuer):
+            return f"its file {name} names {', '.join(others)}, not {issuer.ticker}"
+    return ""
+
+
+def _others(text: str, issuer: Issuer, configured: Sequence[Issuer]) -> list[str]:
+    """Who else the text names: configured issuers, and exchange tickers or stock codes that
+    are not the issuer's."""
+    found = [i.ticker for i in configured if i.ticker != issuer.ticker and names_issuer(text, i)]
+    found += [
+        f"{m.group(0).split(':')[0].split('：')[0].strip()}: {m.group(1)}"
+        for m in _TICKER_MARK.finditer(text)
+        if m.group(1) != issuer.ticker and m.group(1) not in found
+    ]
+    own = issuer.hkex_code.lstrip("0")
+    found += [f"stock code {m.group(1)}" for m in _CODE_MARK.finditer(text) if m.group(1) != own]
+    return list(dict.fromkeys(found))
+
+
+def _word(name: str) -> str:
+    """A name as a pattern: whole words when it is ASCII (a Chinese name has no word breaks)."""
+    pattern = re.escape(name).replace(r"\ ", r"\s+")
+    return rf"\b{pattern}\b" if name.isascii() else pattern
+
+
 def _label(issuer: Issuer) -> str:
-    return f"{issuer.ticker} ({core_name(issuer.name)}, HKEx {issuer.hkex_code.lstrip('0')})"
+    code = issuer.hkex_code.lstrip("0")
+    return f"{issuer.ticker} ({core_name(issuer.name)}{f', HKEx {code}' if code else ''})"
 
 
 def publication_date(text: str) -> date | None:

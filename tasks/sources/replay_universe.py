@@ -80,7 +80,10 @@ def build_universe(
     lines = []
     for m in members:
         lines += ["[[issuer]]", f'ticker = "{m.ticker}"', f'name = "{m.name}"']
-        lines += [f'cik = "{m.cik}"', f'hkex_code = "{m.hkex_code}"', ""]
+        lines += [f'cik = "{m.cik}"', f'hkex_code = "{m.hkex_code}"']
+        # its documents are QFIN's filed again: they print QFIN's name, which is its alias
+        lines += [] if m.index == 0 else ['aliases = ["Qifu Technology, Inc."]']
+        lines += [""]
         _atomic_json(_submissions(root, m), _empty_submissions(m))
         _atomic_json(_rows_file(root, m), [])
         for q in range(quarters):

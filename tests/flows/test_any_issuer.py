@@ -163,3 +163,29 @@ def test_a_chinese_profit_warning_of_another_issuer_is_refused_in_one_line(wareh
     with warehouse.connect() as conn:
         assert conn.execute(text("SELECT COUNT(*) FROM line_items")).scalar_one() == 0
         assert conn.execute(text("SELECT COUNT(*) FROM facts")).scalar_one() == 0
+        # nothing of it stays: no `failed` document row, no file row
+        assert conn.execute(text("SELECT COUNT(*) FROM documents")).scalar_one() == 0
+        assert conn.execute(text("SELECT COUNT(*) FROM document_files")).scalar_one() == 0
+
+
+def test_a_catalog_overlay_in_the_configured_directory_is_read(warehouse, monkeypatch, tmp_path):
+    # FILINGS_CATALOG_DIR: an overlay outside the package declaring one issuer-specific rule
+    catalogs = tmp_path / "catalogs"
+    catalogs.mkdir()
+    rule = "pretax_less_tax_is_net_income"
+    (catalogs / "bke.toml").write_text(
+        f'issuer = "BKE"\n\n[validation]\nrules = ["{rule}"]\n', encoding="utf-8"
+    )
+    monkeypatch.setenv("FILINGS_CATALOG_DIR", str(catalogs))
+    summary = ingest_local(paths=[str(BUCKLE)], issuer="BKE")  # dated by its letterhead
+    assert summary.ok, summary.render()
+    with warehouse.connect() as conn:
+        checked = dict(
+            conn.execute(
+                select(validation_results.c.expectation, validation_results.c.success)
+            ).all()
+        )
+        published = conn.execute(select(documents.c.published_on)).scalar_one()
+    assert checked[rule] is True  # 58,506 - 14,334 = 44,172 thousand dollars
+    assert not (checked.keys() & declared_rules("QFIN")) - {rule}
+    assert published == date(2024, 11, 22)

@@ -68,6 +68,18 @@ def test_the_issuers_file_round_trips_with_either_id_absent(tmp_path: Path) -> N
         read_issuers(path)
 
 
+def test_aliases_round_trip_and_survive_a_refresh(tmp_path: Path) -> None:
+    path = tmp_path / "issuers.toml"
+    alco = Issuer("ALCO", "ALCO HOLDINGS", "", "00328", ("愛高集團", 'Alco "Holdings"'))
+    write_issuers(path, (alco,))
+    assert read_issuers(path) == (alco,)
+    refreshed = with_issuer((alco,), Issuer("ALCO", "ALCO HOLDINGS LTD", "", "00328"))
+    assert refreshed[0].aliases == alco.aliases
+    path.write_text('[[issuer]]\nticker = "X"\ncik = "1"\naliases = "X Co"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="aliases must be a list of names"):
+        read_issuers(path)
+
+
 @pytest.fixture
 def cli_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
