@@ -27,6 +27,8 @@ _SHARES = re.compile(
     r"weighted[- ]average\b.*\b(?:shares|ADSs?)\b|\b(?:shares|ADSs?) used\b|number of .*shares",
     re.IGNORECASE,
 )
+# a Chinese total closes its section: "流動資產總值", "负债总额", "合計"
+_ZH_TOTAL = re.compile(r"(?:[總总](?:值|額|额|計|计)|合[計计])$")
 _PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b", re.I)
 
 
@@ -113,7 +115,7 @@ def _read_body(
             section = clean_label(pending).rstrip(":").strip()
         pending = ""
         _read_row(clean_label(label), section, row, columns, table, setting, sink)
-        if label.lower().startswith("total"):
+        if label.lower().startswith("total") or _ZH_TOTAL.search(label):
             section = ""
 
 

@@ -54,8 +54,9 @@ class LabelCatalog:
 
 
 def normalize_label(text: str) -> str:
-    """Case, punctuation and spacing free form of a label, used for every comparison."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+    """Case, punctuation and spacing free form of a label, used for every comparison (Chinese
+    characters kept: "資產總值" is a label too)."""
+    return " ".join(re.sub(r"[^0-9a-z\u3400-\u9fff]+", " ", text.lower()).split())
 
 
 def load_catalog_file(path: Path, metrics: dict[str, MetricDef] | None = None) -> LabelCatalog:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from tasks.parsers.tables import Row
+from tasks.parsers.zh import englished
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTH_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b\s*(\d{1,2}(?!\d))?", re.IGNORECASE)
@@ -46,7 +47,11 @@ _PIECES = (
     re.compile(r"\b(?:19|20)\d{2}\b"),
     re.compile(r"RMB|US\$|\bUSD\b|HK\$|\bHKD\b"),
 )
-_FILLER = re.compile(r"\((?:un)?audited\)|\b(?:un)?audited\b|\(\d\)|[(),:*]", re.IGNORECASE)
+_FILLER = re.compile(
+    r"\((?:un)?audited\)|\b(?:un)?audited\b|\(\d\)|[(),:*]|[（(]?未?經審核[）)]?|[（(]?未?经审核[）)]?"
+    r"|附[註注]",
+    re.IGNORECASE,
+)
 _USD_RE = re.compile(r"\bUSD\b|US\$")
 
 
@@ -71,7 +76,9 @@ def resolve_columns(
     as the table has value columns gives them to the columns in order.
     """
     rows = [(line, *([""] * (width - 1))) for line in header_lines(lead)] + header_rows
-    header_rows = [spread(row, width - 1) for row in rows]
+    # Chinese periods, years and currencies read as their English words ("二零二三年" -> "2023")
+    header_rows = [spread(tuple(englished(c) for c in row), width - 1) for row in rows]
+    title = englished(title)
     usd = [_is_usd(header_rows, i) for i in range(width)]
     groups = _groups(usd[1:])
     filled = _fill_groups(header_rows, groups) if any(usd) else header_rows
@@ -90,10 +97,10 @@ def header_lines(lines: tuple[str, ...]) -> list[str]:
     """The trailing lines that hold nothing but header words (dates, years, currencies)."""
     out: list[str] = []
     for line in reversed(lines):
-        rest = line
+        rest = englished(line)
         for rx in _PIECES:
             rest = rx.sub(" ", rest)
-        if re.search(r"[A-Za-z0-9]", _FILLER.sub(" ", rest)) or rest == line:
+        if re.search(r"[A-Za-z0-9\u3400-\u9fff]", _FILLER.sub(" ", rest)) or rest == line:
             break
         out.insert(0, line)
     return out

@@ -17,6 +17,7 @@ from datetime import date
 from tasks.core.records import Issuer
 from tasks.parsers import prose
 from tasks.parsers.outlook import issue_date
+from tasks.parsers.zh import zh_number
 
 _SUFFIXES = re.compile(
     r"[,.]?\s+(?:inc|incorporated|ltd|limited|corp|corporation|co|company|plc|holdings?|group)\.?$",
@@ -29,7 +30,6 @@ _DATED = re.compile(
     re.IGNORECASE,
 )
 # A Chinese edition's dateline: "香港，二零二五年六月二十七日" (or in Arabic digits).
-_ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "○": 0}
 _ZH_NUM = r"[零〇○一二三四五六七八九十\d]+"
 _ZH_DATE = re.compile(rf"香港\s*[，,]\s*({_ZH_NUM})\s*年\s*({_ZH_NUM})\s*月\s*({_ZH_NUM})\s*日")
 _CODE_LABEL = r"(?:stock\s+code|股份代號|股份代号|證券代號|证券代码)\s*[:：]?\s*"
@@ -149,17 +149,7 @@ def publication_date(text: str) -> date | None:
     zh = _ZH_DATE.search(text)
     if zh:
         try:
-            return date(*(_zh_number(part) for part in zh.groups()))
+            return date(*(zh_number(part) for part in zh.groups()))
         except ValueError:
             return None
     return None
-
-
-def _zh_number(text: str) -> int:
-    """ "二零二五" -> 2025, "二十七" -> 27, "十" -> 10, "6" -> 6."""
-    if text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, units = text.partition("十")
-        return _ZH_DIGITS.get(tens, 1) * 10 + (_ZH_DIGITS[units] if units else 0)
-    return int("".join(str(_ZH_DIGITS[c]) for c in text))

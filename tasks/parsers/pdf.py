@@ -30,9 +30,15 @@ from tasks.parsers.pdfwords import Char, decoded_contents, page_words
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
 
 _MARKERS = ("condensedconsolidated", "inthousandsof", "ifrss", "reconciliationsofgaap")
+# a Chinese edition's statement pages: their titles and scale lines
+_ZH_MARKERS = re.compile(
+    r"[財财][務务][狀状][況况]表|[資资][產产][負负][債债]表|[損损]益(?:及其他全面收益)?表|利[潤润]表"
+    r"|[現现]金流量表|人民[幣币](?:千|百萬|百万)元|(?:千|百萬|百万)港元"
+)
 _TITLE = re.compile(
     r"^(unaudited|condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
-    r"as (of|at) |(three|six|nine) months ended|year ended|appendix)",
+    r"as (of|at) |(three|six|nine) months ended|year ended|appendix"
+    r"|(?:未經審核|未经审核)?(?:簡明|简明)?(?:綜合|综合)\S*表$|截至|[於于]\S*日$)",
     re.IGNORECASE,
 )
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
@@ -106,7 +112,7 @@ def _ends_in_statement(tables: list[RawTable]) -> bool:
 
 def _has_marker(text: str) -> bool:
     squeezed = "".join(text.lower().split())
-    return any(m in squeezed for m in _MARKERS)
+    return any(m in squeezed for m in _MARKERS) or _ZH_MARKERS.search(squeezed) is not None
 
 
 def _page_tables(number: int, words: list[Char]) -> list[RawTable]:

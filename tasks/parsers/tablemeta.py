@@ -16,17 +16,31 @@ from tasks.parsers.tables import RawTable
 # "In thousands of Renminbi"; PDF damage can cut the "In" ("n thousands of Re"), so the
 # "thousands of" form is accepted too; "RMB'000" / "US$'000" headers are thousands as well.
 _SCALE_RE = re.compile(
-    r"\bin (thousands|millions)\b|\b(thousands|millions) of\b|(?:RMB|US\$|HK\$|\$)\s?['’](000)\b",
+    r"\bin (thousands|millions)\b|\b(thousands|millions) of\b|(?:RMB|US\$|HK\$|\$)\s?['’](000)\b"
+    r"|(?:人民[幣币]|港[幣币]|美)?(千|百萬|百万)(?:港|美)?元",  # 人民幣千元, 人民币百万元, 千港元
     re.IGNORECASE,
 )
-_SCALES = {"thousands": 3, "millions": 6, "000": 3}
+_SCALES = {"thousands": 3, "millions": 6, "000": 3, "千": 3, "百萬": 6, "百万": 6}
 PERIOD_TITLE_RE = re.compile(
-    r"^(?:as (?:of|at)|for the|three|six|nine|twelve|thirteen|year).*\b(?:19|20)\d{2}\b",
+    r"^(?:as (?:of|at)|for the|three|six|nine|twelve|thirteen|year).*\b(?:19|20)\d{2}\b"
+    r"|^(?:截至|於|于)\s*\S*(?:日|止年度|[個个]月)$",  # 截至十二月三十一日止年度, 於十二月三十一日
     re.IGNORECASE,
 )
 # (kind, title words), the first match wins: "comprehensive income" before "income"
 _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
     (StatementKind.NON_GAAP_RECONCILIATION, re.compile(r"non-gaap", re.I)),
+    # HKEx Chinese editions, traditional and simplified ("綜合損益及其他全面收益表" is the
+    # income statement; "綜合全面收益表" alone is comprehensive income)
+    (
+        StatementKind.INCOME_STATEMENT,
+        re.compile(r"[損损]益(?:及其他全面收益)?表|利[潤润]表|[經经][營营]報表|经营报表"),
+    ),
+    (StatementKind.OTHER, re.compile(r"全面收[益入]表")),
+    (
+        StatementKind.BALANCE_SHEET,
+        re.compile(r"[財财][務务][狀状][況况]表|[資资][產产][負负][債债]表"),
+    ),
+    (StatementKind.CASH_FLOW, re.compile(r"[現现]金流量表")),
     (StatementKind.OTHER, re.compile(r"statements? of comprehensive", re.I)),
     (StatementKind.BALANCE_SHEET, re.compile(r"balance sheets?|financial position", re.I)),
     (StatementKind.CASH_FLOW, re.compile(r"statements? of cash flows?", re.I)),
@@ -44,9 +58,9 @@ _EXCEPT_SHARES = re.compile(
     r"number of (?:ordinary )?shares|except(?: for)? shares?\b|shares? and per share", re.I
 )
 _CURRENCIES = (
-    ("CNY", re.compile(r"\bRMB|Renminbi|\bCNY\b|¥")),
-    ("HKD", re.compile(r"HK\$|\bHKD\b|Hong Kong dollars?", re.I)),
-    ("USD", re.compile(r"US\$|\bUSD\b|U\.S\. dollars?|(?<![A-Z])\$")),
+    ("CNY", re.compile(r"\bRMB|Renminbi|\bCNY\b|¥|人民[幣币]")),
+    ("HKD", re.compile(r"HK\$|\bHKD\b|Hong Kong dollars?|港元|港[幣币]", re.I)),
+    ("USD", re.compile(r"US\$|\bUSD\b|U\.S\. dollars?|(?<![A-Z])\$|美元")),
 )
 
 
@@ -55,7 +69,7 @@ def statement_kind(line: str, header_text: str = "") -> StatementKind | None:
     reconciliation); None when the line names none."""
     if "IFRS" in header_text:
         return StatementKind.IFRS_RECONCILIATION
-    if len(line) > 300 or line.rstrip().endswith("."):
+    if len(line) > 300 or line.rstrip().endswith((".", "。")):
         return None  # a sentence that mentions a statement is not its title
     return next((kind for kind, words in _KINDS if words.search(line)), None)
 
