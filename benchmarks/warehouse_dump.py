@@ -9,6 +9,7 @@ ends" means in these tests.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from sqlalchemy import Engine, select
@@ -60,8 +61,47 @@ def dump(engine: Engine) -> Dump:
         return dump_connection(conn)
 
 
+# Cross-period checks compare a document with the figures stored when it is validated: when
+# documents are validated in another order (a rerun after a kill, runs side by side), the
+# same check can pass on other stored figures. Its row then differs only in its evidence.
+ORDER_DEPENDENT_SUITES = {"cross_period"}
+_EVIDENCE = ("observed", "details")
+
+
+def order_dependent(got: Dump, want: Dump) -> tuple[Dump, Dump, int]:
+    """``got`` and ``want`` without the cross-period check rows that differ only in their
+    evidence (same document, check and outcome), and how many such pairs there were."""
+    table = "validation_results"
+    names = [c.name for c in _kept(schema.metadata.tables[table])]
+    same = [i for i, n in enumerate(names) if n not in _EVIDENCE]
+    suite = names.index("suite")
+
+    def key(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(row[i] for i in same)
+
+    have, need = Counter(got.get(table, [])), Counter(want.get(table, []))
+    extra, missing = have - need, need - have
+    pairs = 0
+    for row in list(extra.elements()):
+        match = next((m for m in missing if missing[m] and key(m) == key(row)), None)
+        if match is None or row[suite] not in ORDER_DEPENDENT_SUITES:
+            continue
+        extra[row] -= 1
+        missing[match] -= 1
+        pairs += 1
+    if not pairs:
+        return got, want, 0
+    common = have & need
+    kept_got = sorted((common + extra).elements(), key=repr)
+    kept_want = sorted((common + missing).elements(), key=repr)
+    return {**got, table: kept_got}, {**want, table: kept_want}, pairs
+
+
 def differences(got: Dump, want: Dump) -> list[str]:
-    """Human-readable differences, table by table (empty when equal)."""
+    """Human-readable differences, table by table (empty when equal), once cross-period
+    evidence that depends on the order documents were validated in is set aside
+    (:func:`order_dependent`; the benchmark counts those apart)."""
+    got, want, _ = order_dependent(got, want)
     lines = []
     for name in sorted(set(got) | set(want)):
         extra = set(got.get(name, [])) - set(want.get(name, []))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,15 @@ def _configure_sqlite(engine: Engine) -> None:
         # that reads before it writes, which a deferred BEGIN would fail at once on a conflict.
         immediate = conn.get_execution_options().get(IMMEDIATE)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+@contextmanager
+def begin_writing(engine: Engine) -> Iterator[Connection]:
+    """A transaction that reads before it writes: on SQLite it takes the write lock at once
+    (BEGIN IMMEDIATE, waiting the busy timeout), so a run writing meanwhile makes it wait
+    instead of failing at once with "database is locked"."""
+    with engine.connect().execution_options(**{IMMEDIATE: True}) as conn, conn.begin():
+        yield conn
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

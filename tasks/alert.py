@@ -23,7 +23,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.settings import PREFECT_API_URL, PREFECT_UI_URL
 from sqlalchemy.engine import Connection, Engine
 
-from storage import alerts, documents, findings
+from storage import alerts, db, documents, findings
 from tasks.core import workers
 from tasks.core.enums import AlertKind
 from tasks.core.readouts import DeliveryReport
@@ -137,7 +137,7 @@ def deliver_pending(
         return report
     worker = worker or workers.worker_id()
     names = [c.name for c in channels]
-    with engine.begin() as conn:
+    with db.begin_writing(engine) as conn:
         report.in_doubt = alerts.mark_in_doubt(conn, workers.gone, datetime.now(UTC) - STALE_CLAIM)
         pending = alerts.pending_deliveries(conn, names)
     delivered: set[str] = set()

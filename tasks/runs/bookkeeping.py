@@ -13,7 +13,7 @@ from datetime import datetime
 from prefect import runtime
 from sqlalchemy.engine import Engine
 
-from storage import findings, runs
+from storage import db, findings, runs
 from tasks.core import workers
 from tasks.core.enums import RunStatus
 from tasks.core.readouts import WarehouseStatus
@@ -33,7 +33,7 @@ def begin(engine: Engine, worker: str | None = None) -> RunHandle:
     """Record the run in the warehouse's ``runs`` table, as process ``worker``; first mark
     ``crashed`` the runs left ``running`` by a process that is gone (killed on this host)."""
     flow_run_id = runtime.flow_run.id
-    with engine.begin() as conn:
+    with db.begin_writing(engine) as conn:
         runs.mark_crashed(conn, workers.gone)
         run_id = runs.start_run(conn, str(flow_run_id) if flow_run_id else None, worker)
         return RunHandle(run_id, runs.started_at(conn, run_id))

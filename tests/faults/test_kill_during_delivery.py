@@ -1,7 +1,7 @@
 """kill -9 during alert delivery, against a real SMTP server and a real HTTP endpoint.
 
-Each receiver takes the run's message, then holds its answer while the test kills the run:
-the worst moment (sent, not yet recorded). The rerun must not send it again (at most once per
+A receiver takes the run's message, then holds its answer while the test kills the run: the
+worst moment (sent, not yet recorded). The rerun must not send it again (at most once per
 channel: the send is recorded in doubt), must send what was not sent yet, and the warehouse
 must say, for every alert and channel, delivered or in doubt: no receiver gets an alert twice,
 no alert is silently left behind.
@@ -29,13 +29,19 @@ def receivers() -> Iterator[tuple[rc.Receivers, str, str]]:
         yield running
 
 
+# CI: one kill per database, each on its own receiver; the benchmark kills on both, per database.
+HELD = {"sqlite": "email", "postgresql": "webhook"}
+
+
 class TestKillDuringAlertDelivery:
-    """Killed while the SMTP server holds the e-mail, then while the webhook holds its POST."""
+    """Killed while the SMTP server (SQLite) or the webhook (PostgreSQL) holds the 2nd message
+    unanswered: sent, not yet recorded."""
 
     def test_no_receiver_gets_an_alert_twice_and_none_is_left_silently(
         self, warehouse_at, replay, receivers, tmp_path
     ):
         got, smtp_url, hook_url = receivers
+        held = HELD[warehouse_at.kind]
         services = fr.Services(str(PREFECT_API_URL.value()), replay.url)
         want, _, _ = warehouse_at.reference(tmp_path / "reference", services)
         with warehouse_at(tmp_path / "delivery") as warehouse:
@@ -43,16 +49,13 @@ class TestKillDuringAlertDelivery:
                 FILINGS_SMTP_URL=smtp_url,
                 FILINGS_ALERT_EMAIL_TO="ops@example.test",
                 FILINGS_WEBHOOK_URL=hook_url,
-                FILINGS_ALERT_DIGEST="false",  # a message per alert: kills between them
+                FILINGS_ALERT_DIGEST="false",  # a message per alert: a kill between them
             )
-            got.hold_mail = 2
-            first = fr.run_killed_when(warehouse, services, got.reached)
-            assert first.killed and len(got.mail) == 2 and got.posts == [], first.stderr
-            got.hold_mail, got.hold_post = 0, 2
-            got.reached.clear()
-            second = fr.run_killed_when(warehouse, services, got.reached)
-            assert second.killed and len(got.posts) == 2, second.stderr
-            got.hold_post = 0
+            got.hold_mail, got.hold_post = (2, 0) if held == "email" else (0, 2)
+            killed = fr.run_killed_when(warehouse, services, got.reached)
+            assert killed.killed, killed.stdout + killed.stderr
+            assert len(got.mail if held == "email" else got.posts) == 2
+            got.hold_mail = got.hold_post = 0
             got.release.set()
             last = fr.run(warehouse, services)
             assert last.returncode == 0 and not last.unhandled, last.stdout + last.stderr
@@ -60,18 +63,19 @@ class TestKillDuringAlertDelivery:
             alert_ids = rc.alert_ids(warehouse)
             got_dump = fr.warehouse_dump(warehouse)
             statuses = fr.run_statuses(warehouse)
-        assert statuses == ["crashed", "crashed", "completed"]
+        assert statuses == ["crashed", "completed"]
         # Every alert reached each receiver exactly once: never twice, none left out.
         mail_ids = {f"<{a}@filings-pipeline>" for a in alert_ids}
         assert len(alert_ids) > 2 and Counter(got.mail) == Counter(mail_ids)
         assert Counter(got.posts) == Counter(alert_ids)
-        # The warehouse says so: delivered, or in doubt for the one held when each run died.
+        # The warehouse says so: delivered, or in doubt for the one held when the run died.
+        other = "webhook" if held == "email" else "email"
         assert sorted((c, s, doubt) for _, c, s, doubt in deliveries) == sorted(
-            [("email", "delivered", False)] * (len(alert_ids) - 1)
-            + [("webhook", "delivered", False)] * (len(alert_ids) - 1)
-            + [("email", "pending", True), ("webhook", "pending", True)]
+            [(held, "delivered", False)] * (len(alert_ids) - 1)
+            + [(other, "delivered", False)] * len(alert_ids)
+            + [(held, "pending", True)]
         )
-        assert "in doubt: webhook: 1 alert(s)" in last.stdout
+        assert f"in doubt: {held}: 1 alert(s)" in last.stdout
         # Apart from deliveries, the same rows as an uninterrupted run.
         got_dump.pop("alert_deliveries", None)
         assert (
