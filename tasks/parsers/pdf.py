@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 
 import pdfplumber
 from pdfminer.pdfparser import PDFSyntaxError
@@ -47,14 +48,32 @@ _LINE_TOLERANCE = 2.0
 _WORD_GAP = 4.0
 
 
-def parse_pdf(name: str, content: bytes) -> ParsedDocument:
-    """Parse the statement pages of a PDF into tables with their preambles."""
+# A PDF bomb's bounds: more pages than any filing has, or reading longer than a whole run of
+# real documents takes. Checked between pages: one pathological page is not interrupted.
+MAX_PAGES = 2000
+MAX_SECONDS = 300.0
+
+
+def parse_pdf(
+    name: str, content: bytes, max_pages: int = MAX_PAGES, max_seconds: float = MAX_SECONDS
+) -> ParsedDocument:
+    """Parse the statement pages of a PDF into tables with their preambles; a PDF of more
+    than ``max_pages`` pages, or still being read after ``max_seconds``, is refused."""
     tables: list[RawTable] = []
     running: list[str] = []
+    deadline = time.monotonic() + max_seconds
     try:
         with pdfplumber.open(io.BytesIO(content)) as pdf, PageTexts(content) as texts:
+            pages = len(pdf.pages)
+            if pages > max_pages:
+                raise ParseError(f"{name}: {pages} pages, more than {max_pages}; refused")
             follows = False  # the previous page held a statement: this one may continue it
             for number, page in enumerate(pdf.pages, start=1):
+                if time.monotonic() > deadline:
+                    raise ParseError(
+                        f"{name}: still reading page {number} of {pages} after "
+                        f"{max_seconds:g} s; refused"
+                    )
                 found = _read_page(number, page, running, texts, follows)
                 tables.extend(found)
                 follows = _ends_in_statement(found)

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from benchmarks import fuzz
+from tasks.core.errors import ParseError
 
 CASES = int(os.environ.get("FILINGS_FUZZ_CASES", "25"))
 
@@ -59,3 +60,40 @@ class TestMutator:
     def test_some_cases_are_still_read_and_some_refused(self, fmt):
         tally = fuzz.fuzz(fmt, 40, seed=1)
         assert tally.read > 0 and tally.refused > 0, tally
+
+
+def _pages(count: int) -> bytes:
+    """A PDF of ``count`` pages, a line of text on each."""
+    import io
+
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    pdf = canvas.Canvas(out)
+    for number in range(count):
+        pdf.drawString(72, 720, f"Page {number + 1}")
+        pdf.showPage()
+    pdf.save()
+    return out.getvalue()
+
+
+class TestPdfBomb:
+    """A PDF with thousands of pages, or one that reads for too long, is refused in one line
+    (the run goes on with the next document)."""
+
+    def test_thousands_of_pages_are_refused_before_reading_them(self):
+        from tasks.extract import parse_document
+
+        with pytest.raises(ParseError) as caught:
+            parse_document("bomb.pdf", _pages(3000))
+        assert "3000 pages, more than 2000; refused" in str(caught.value)
+
+    def test_a_pdf_still_read_past_its_time_is_refused(self):
+        from tasks.parsers.pdf import parse_pdf
+
+        real = (fuzz.ROOT / "hkex" / "03660" / "11480512.pdf").read_bytes()
+        with pytest.raises(ParseError) as caught:
+            parse_pdf("slow.pdf", real, max_seconds=0.0)
+        message = str(caught.value)
+        assert "still reading page 1 of" in message and "\n" not in message
+        assert parse_pdf("real.pdf", real).tables  # within the default bounds it is read
