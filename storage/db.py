@@ -30,7 +30,9 @@ def normalize_url(url: str | URL) -> URL:
     return parsed
 
 
-def make_engine(url: str | URL, **kwargs: Any) -> Engine:
+def make_engine(
+    url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS, **kwargs: Any
+) -> Engine:
     """Create an engine; SQLite gets its directory, foreign keys, a busy timeout and WAL."""
     parsed = normalize_url(url)
     if parsed.get_backend_name() != "sqlite":
@@ -39,11 +41,11 @@ def make_engine(url: str | URL, **kwargs: Any) -> Engine:
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(parsed, **kwargs)
-    _configure_sqlite(engine)
+    _configure_sqlite(engine, busy_timeout_ms)
     return engine
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     """Foreign keys on, wait on locks, WAL, and real transactions.
 
     WAL lets a reader stay open while another connection writes. Writers queue behind the
@@ -57,7 +59,7 @@ def _configure_sqlite(engine: Engine) -> None:
         dbapi_conn.isolation_level = None
         cursor = dbapi_conn.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.close()
 
@@ -108,9 +110,9 @@ def _upgrade(connection: Connection, revision: str) -> None:
     command.upgrade(alembic_config(connection), revision)
 
 
-def open_warehouse(url: str | URL) -> Engine:
+def open_warehouse(url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS) -> Engine:
     """An engine on a warehouse migrated to the current schema."""
-    engine = make_engine(url)
+    engine = make_engine(url, busy_timeout_ms)
     migrate(engine)
     return engine
 
@@ -122,8 +124,8 @@ def describe_error(exc: BaseException) -> str:
     first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
     if "database is locked" in first:
         return (
-            "the SQLite warehouse is locked by another process (another run?) for more than "
-            f"{SQLITE_BUSY_TIMEOUT_MS // 1000} s; try again when it ends"
+            "the SQLite warehouse is locked by another process (another run?) for longer than "
+            "the busy timeout (FILINGS_SQLITE_BUSY_TIMEOUT_SECONDS); try again when it ends"
         )
     return f"database error ({type(orig).__name__}): {first}"
 

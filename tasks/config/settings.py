@@ -59,6 +59,9 @@ class Settings(BaseSettings):
         "", validation_alias=AliasChoices("prefect_api_url", "PREFECT_API_URL")
     )
     http_timeout_seconds: float = Field(30.0, gt=0)
+    sqlite_busy_timeout_seconds: float = Field(
+        30.0, gt=0, description="How long a run waits for a SQLite warehouse another holds."
+    )
     http_max_megabytes: float = Field(64.0, gt=0, description="Largest body read (MiB).")
     http_deadline_seconds: float = Field(300.0, gt=0, description="Longest one request takes.")
     http_max_retry_after_seconds: float = Field(

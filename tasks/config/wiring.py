@@ -35,7 +35,9 @@ REPLAY_USER_AGENT = "filings-pipeline replay@localhost"
 
 def warehouse(settings: Settings) -> Engine:
     """An engine on the configured warehouse, migrated to the current schema."""
-    return db.open_warehouse(settings.warehouse_url)
+    return db.open_warehouse(
+        settings.warehouse_url, busy_timeout_ms=int(settings.sqlite_busy_timeout_seconds * 1000)
+    )
 
 
 def raw_archive(settings: Settings) -> RawArchive:

@@ -77,6 +77,7 @@ class TestSqliteLockedByAnotherProcess:
             db.migrate(engine)  # the run's first write is its row in `runs`
             engine.dispose()
             path = warehouse.url.removeprefix("sqlite:///")
+            warehouse.env["FILINGS_SQLITE_BUSY_TIMEOUT_SECONDS"] = "3"  # not 30 s, twice
             holder = subprocess.Popen(  # holds the lock for the whole run
                 [sys.executable, "-c", HOLD_LOCK, path],
                 stdin=subprocess.PIPE,
@@ -88,6 +89,7 @@ class TestSqliteLockedByAnotherProcess:
             finally:
                 holder.communicate(timeout=60)  # closes its stdin: the lock goes
             assert "locked by another process" in line, line
+            del warehouse.env["FILINGS_SQLITE_BUSY_TIMEOUT_SECONDS"]
             assert fr.run_statuses(warehouse) in ([], ["failed"], ["crashed"]), (
                 "no run left running"
             )
