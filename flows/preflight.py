@@ -15,6 +15,7 @@ from typing import Any
 from tasks.config.settings import Settings
 from tasks.core.errors import PipelineError
 from tasks.core.records import Issuer
+from tasks.sources.replay import default_archive_root
 
 LOCAL_SUFFIXES = (".htm", ".html", ".pdf", ".txt")
 # Where replay keeps its own warehouse, raw archive and Data Docs, under the data directory.
@@ -110,15 +111,19 @@ def replay_paths(settings: Settings) -> dict[str, str]:
 
     A demo must never move a live run's cursors nor mix its documents with live ones, so
     replay keeps everything under ``DATA_DIR/replay`` (``FILINGS_REPLAY_DATABASE_URL`` puts its
-    warehouse elsewhere, e.g. a scratch PostgreSQL database).
+    warehouse elsewhere, e.g. a scratch PostgreSQL database). It covers the archive's issuers
+    (``replay_archive/issuers.toml``) unless ``FILINGS_ISSUERS_FILE`` names a file.
     """
     root = (settings.data_dir / REPLAY_FOLDER).resolve()
     url = settings.replay_database_url or f"sqlite:///{root / 'warehouse.sqlite'}"
-    return {
+    paths = {
         "FILINGS_DATABASE_URL": url,
         "FILINGS_ARCHIVE_URL": str(root / "archive"),
         "FILINGS_DATA_DOCS_DIR": str(root / "data_docs"),
     }
+    if settings.issuers_file is None:  # the archive's issuers (QFIN and BKE), unless named
+        paths["FILINGS_ISSUERS_FILE"] = str(default_archive_root() / "issuers.toml")
+    return paths
 
 
 @contextmanager

@@ -15,20 +15,37 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fixturegen import hkex_build, sec_build  # noqa: E402
+from fixturegen import hkex_build, sec_build, second_issuer  # noqa: E402
 from fixturegen.edgar_meta import dump_json  # noqa: E402
 
 ARCHIVE = Path(__file__).resolve().parents[1] / "tasks" / "sources" / "replay_archive"
+# The issuers a replay run covers (as `filings issuers add QFIN` and `... BKE` write them).
+ISSUERS = """# Issuers this pipeline covers (filings issuers add TICKER).
+
+[[issuer]]
+ticker = "QFIN"
+name = "Qifu Technology, Inc."
+cik = "0001741530"
+hkex_code = "03660"
+
+[[issuer]]
+ticker = "BKE"
+name = "BUCKLE INC"
+cik = "0000885245"
+"""
 
 
 def build(root: Path) -> dict[str, object]:
     """Write every fixture under ``root`` and the manifest; return the manifest."""
-    documents = sec_build.build(root) + hkex_build.build(root)
+    documents = sec_build.build(root) + second_issuer.build(root) + hkex_build.build(root)
+    (root / "issuers.toml").write_text(ISSUERS, encoding="utf-8")
     manifest = {
         "generator": "scripts/build_fixtures.py",
         "note": "accession numbers, NEWS_IDs and stockIds are synthetic but realistic",
         "indexes": {
             "sec_submissions": "sec/0001741530/submissions/CIK0001741530.json",
+            "sec_submissions_bke": "sec/0000885245/submissions/CIK0000885245.json",
+            "issuers": "issuers.toml",
             "hkex_active_stocks": "hkex/activestock_sehk_e.json",
             "hkex_titlesearch_rows": "hkex/03660/titlesearch_rows.json",
         },

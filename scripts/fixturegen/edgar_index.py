@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from fixturegen.edgar_meta import CIK, CIK10, NAME, Filing, _doc_row
+import html
+
+from fixturegen.edgar_meta import CIK, NAME, Filing, _doc_row
 
 HEAD = """<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd">
 <html xmlns="http://www.w3.org/1999/xhtml">
@@ -31,7 +33,7 @@ HEAD = """<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http:/
 <div class="formDiv">
    <div id="formHeader">
       <div id="formName">
-         <strong>Form {form}</strong> - Report of foreign issuer [Rules 13a-16 and 15d-16]: 
+         <strong>Form {form}</strong> - {form_description}: 
       </div>
       <div id="secNum">
          <strong><acronym title="Securities and Exchange Commission">SEC</acronym> Accession <acronym title="Number">No.</acronym></strong> {acc}
@@ -119,14 +121,25 @@ def _modified(accepted: str) -> str:
     return moment.strftime("%a, %d %b %Y %H:%M:%S GMT")
 
 
-def index_page(filing: Filing, sizes: dict[str, int]) -> bytes:
-    """The -index.htm of one filing; ``sizes`` maps file name to byte length."""
-    rows = "".join(_doc_row(i, filing, f, sizes[f.name]) for i, f in enumerate(filing.files, 1))
+# What EDGAR's index page says each form is
+_DESCRIPTIONS = {
+    "6-K": "Report of foreign issuer [Rules 13a-16 and 15d-16]",
+    "8-K": "Current report",
+}
+
+
+def index_page(filing: Filing, sizes: dict[str, int], cik: str = CIK, name: str = NAME) -> bytes:
+    """The -index.htm of one filing (QFIN's unless ``cik`` and ``name`` say otherwise);
+    ``sizes`` maps file name to byte length."""
+    rows = "".join(
+        _doc_row(i, filing, f, sizes[f.name], cik) for i, f in enumerate(filing.files, 1)
+    )
     total = sum(sizes[f.name] for f in filing.files) + 3_000
     head = HEAD.format(
         modified=_modified(filing.accepted),
         acc=filing.accession,
         form=filing.form,
+        form_description=_DESCRIPTIONS.get(filing.form, _DESCRIPTIONS["6-K"]),
         filed=filing.filing_date,
         accepted=filing.accepted[:19].replace("T", " "),
         ndocs=len(filing.files),
@@ -135,12 +148,12 @@ def index_page(filing: Filing, sizes: dict[str, int]) -> bytes:
     even = ' class="evenRow"' if (len(filing.files) + 1) % 2 == 0 else ""
     tail = TAIL.format(
         even=even,
-        cik=CIK,
+        cik=cik,
         folder=filing.folder,
         acc=filing.accession,
         total=total,
-        name=NAME,
-        cik10=CIK10,
+        name=html.escape(name),
+        cik10=cik.zfill(10),
         form=filing.form,
         act=filing.act,
         fileno=filing.file_number,

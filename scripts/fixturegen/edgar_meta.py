@@ -43,6 +43,7 @@ class Filing:
     xbrl: int = 0
     files: tuple[FilingFile, ...] = ()
     size: int = 0
+    items: str = ""  # an 8-K's items ("2.02,9.01")
 
     @property
     def folder(self) -> str:
@@ -166,16 +167,21 @@ COMPANY = {
 }  # fmt: skip
 
 
-def submissions(sizes: dict[str, int]) -> dict[str, object]:
-    """The data.sec.gov submissions body; ``sizes`` maps accession to its submission size."""
+def submissions(
+    sizes: dict[str, int],
+    company: dict[str, object] | None = None,
+    filings: tuple[Filing, ...] = FILINGS,
+) -> dict[str, object]:
+    """The data.sec.gov submissions body (QFIN's unless ``company`` and ``filings`` say
+    otherwise); ``sizes`` maps accession to its submission size."""
     recent: dict[str, list[object]] = {k: [] for k in RECENT_KEYS}
-    for f in FILINGS:
+    for f in filings:
         values = (f.accession, f.filing_date, f.report_date, f.accepted, f.act, f.form,
-                  f.file_number, f.film, "", f.form, sizes.get(f.accession, f.size), f.xbrl,
-                  f.xbrl, f.primary, f.primary_desc)  # fmt: skip
+                  f.file_number, f.film, f.items, f.form, sizes.get(f.accession, f.size),
+                  f.xbrl, f.xbrl, f.primary, f.primary_desc)  # fmt: skip
         for key, value in zip(recent, values, strict=True):
             recent[key].append(value)
-    return {**COMPANY, "filings": {"recent": recent, "files": []}}
+    return {**(company or COMPANY), "filings": {"recent": recent, "files": []}}
 
 
 def dump_json(data: object) -> bytes:
@@ -183,9 +189,9 @@ def dump_json(data: object) -> bytes:
     return (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode()
 
 
-def _doc_row(seq: int, filing: Filing, f: FilingFile, size: int) -> str:
+def _doc_row(seq: int, filing: Filing, f: FilingFile, size: int, cik: str = CIK) -> str:
     even = ' class="evenRow"' if seq % 2 == 0 else ""
-    href = f"/Archives/edgar/data/{CIK}/{filing.folder}/{f.name}"
+    href = f"/Archives/edgar/data/{cik}/{filing.folder}/{f.name}"
     return (
         f"         <tr{even}>\n"
         f'            <td scope="row">{seq}</td>\n'

@@ -134,28 +134,28 @@ def build(root: Path) -> list[dict[str, object]]:
         folder = base / filing.accession
         written = {f"{filing.accession}-index.htm": index_page(filing, sizes), **files}
         for name, data in written.items():
-            _write(folder / name, data)
+            write(folder / name, data)
         entries.append(
             {
                 "source": "sec",
                 "id": filing.accession,
                 "form": filing.form,
                 "date": filing.filing_date,
-                "files": _file_entries(root, folder, written),
+                "files": file_entries(root, folder, written),
             }
         )
     data = dump_json(submissions(sub_sizes))
-    _write(base / "submissions" / f"CIK{CIK10}.json", data)
-    _write(root / "sec" / "company_tickers.json", dump_json(COMPANY_TICKERS))
+    write(base / "submissions" / f"CIK{CIK10}.json", data)
+    write(root / "sec" / "company_tickers.json", dump_json(COMPANY_TICKERS))
     return entries
 
 
-def _write(path: Path, data: bytes) -> None:
+def write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
 
 
-def _file_entries(root: Path, folder: Path, files: dict[str, bytes]) -> list[dict[str, object]]:
+def file_entries(root: Path, folder: Path, files: dict[str, bytes]) -> list[dict[str, object]]:
     import hashlib
 
     return [

@@ -1,4 +1,5 @@
-"""SEC EDGAR: list an issuer's 6-K filings and the files that make them up.
+"""SEC EDGAR: list an issuer's 6-K filings (and 8-Ks reporting results, item 2.02, of issuers
+that file as U.S. domestic registrants) and the files that make them up.
 
 Pure: the submissions JSON and ``-index.htm`` parsers and the listing logic work on what an
 :class:`EdgarClient` answers. The client that talks to SEC, and EDGAR as a source, are in
@@ -24,6 +25,8 @@ from tasks.sources.listing import Listed, Listing, from_iso, iso
 
 EASTERN = ZoneInfo("America/New_York")
 RESULTS_FORMS = ("6-K", "6-K/A")
+# an 8-K is listed when it reports results of operations (item 2.02), with its EX-99 exhibits
+CURRENT_REPORT, RESULTS_ITEM = "8-K", "2.02"
 _COLUMNS = ("accessionNumber", "filingDate", "acceptanceDateTime", "form", "primaryDocument")
 
 
@@ -38,6 +41,14 @@ class FilingRow:
     primary_document: str
     description: str
     report_date: date | None = None
+    items: str = ""  # an 8-K's items ("2.02,9.01")
+
+    @property
+    def listed(self) -> bool:
+        """A 6-K (or 6-K/A), or an 8-K reporting results of operations."""
+        return self.form in RESULTS_FORMS or (
+            self.form == CURRENT_REPORT and RESULTS_ITEM in self.items.split(",")
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +105,8 @@ def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[FilingRow]:
     count = len(columns["accessionNumber"])
     descriptions = columns.get("primaryDocDescription") or [""] * count
     report_dates = columns.get("reportDate") or [""] * count
-    for acc, filed, accepted, form, primary, desc, reported in zip(
+    items = columns.get("items") or [""] * count
+    for acc, filed, accepted, form, primary, desc, reported, item in zip(
         columns["accessionNumber"],
         columns["filingDate"],
         columns["acceptanceDateTime"],
@@ -102,6 +114,7 @@ def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[FilingRow]:
         columns["primaryDocument"],
         descriptions,
         report_dates,
+        items,
         strict=True,
     ):
         yield FilingRow(
@@ -112,6 +125,7 @@ def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[FilingRow]:
             primary_document=primary,
             description=desc or "",
             report_date=from_iso(reported),
+            items=str(item or ""),
         )
 
 
@@ -145,7 +159,9 @@ def parse_filing_index(html: str, archives_url: str) -> list[SourceFile]:
 def wanted_files(files: Sequence[SourceFile]) -> tuple[SourceFile, ...]:
     """The primary document and every EX-99.x exhibit, chosen by Type, never by file name."""
     return tuple(
-        f for f in files if f.doc_type in RESULTS_FORMS or f.doc_type.upper().startswith("EX-99")
+        f
+        for f in files
+        if f.doc_type in (*RESULTS_FORMS, CURRENT_REPORT) or f.doc_type.upper().startswith("EX-99")
     )
 
 
@@ -169,7 +185,8 @@ def list_filings(
     archives_url: str,
     covered_from: date | None = None,
 ) -> list[DocumentRef]:
-    """The issuer's 6-K and 6-K/A filings on or after ``since`` (see :func:`list_edgar`)."""
+    """The issuer's 6-K and 6-K/A filings (and results 8-Ks) on or after ``since`` (see
+    :func:`list_edgar`)."""
     cursor = {"covered_from": iso(covered_from)} if covered_from else {}
     return list_edgar(client, issuer, since, archives_url, cursor).refs
 
@@ -195,7 +212,7 @@ def list_edgar(
         rows.extend(_older_rows(client, parse_pages(body), rows, since))
     known = {r.accession for r in rows}
     rows.extend(r for r in extra if r.accession not in known)
-    wanted = _unique(r for r in rows if r.form in RESULTS_FORMS and r.filing_date >= since)
+    wanted = _unique(r for r in rows if r.listed and r.filing_date >= since)
     amends = amendment_links(rows)
     items = tuple(
         Listed(

@@ -17,12 +17,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from flows.ingest import ingest_local
+from flows.ingest import ingest, ingest_local
 from storage import db
 from storage.db import table_counts
 from storage.schema import documents, validation_results
 from storage.views import FACTS_LATEST, LINE_ITEMS
+from tasks.config.issuers import read_issuers
 from tasks.extract import declared_rules
+from tasks.sources.replay import ReplayServer, default_archive_root
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "fixtures" / "reference"
@@ -189,3 +191,27 @@ def test_a_catalog_overlay_in_the_configured_directory_is_read(warehouse, monkey
     assert checked[rule] is True  # 58,506 - 14,334 = 44,172 thousand dollars
     assert not (checked.keys() & declared_rules("QFIN")) - {rule}
     assert published == date(2024, 11, 22)
+
+
+def test_the_replay_archive_lists_buckles_8k_under_its_own_cik(warehouse, monkeypatch) -> None:
+    # the second issuer of the bundled archive: its real EX-99.1 in an 8-K (item 2.02) under
+    # CIK 885245, read for BKE configured as the archive's issuers file configures it
+    archive = default_archive_root()
+    configured = read_issuers(archive / "issuers.toml")
+    assert [(i.ticker, i.cik, i.hkex_code) for i in configured] == [
+        ("QFIN", "0001741530", "03660"),
+        ("BKE", "0000885245", ""),
+    ]
+    monkeypatch.setenv("FILINGS_ISSUERS_FILE", str(archive / "issuers.toml"))
+    monkeypatch.setenv("FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS", "0")
+    with ReplayServer(archive) as server:
+        for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
+            monkeypatch.setenv(name, server.url)
+        summary = ingest(issuers=["BKE"])
+    assert summary.ok and (summary.found, summary.ingested) == (1, 1), summary.render()
+    with warehouse.connect() as conn:
+        doc = conn.execute(select(documents.c.document_id, documents.c.form, documents.c.status))
+        assert doc.one() == ("sec:0000885245-24-000052", "8-K", "loaded")
+        rows = conn.execute(select(LINE_ITEMS).where(LINE_ITEMS.c.issuer == "BKE")).all()
+    got = {(r.statement, r.label, r.period_start, r.period_end, r.value) for r in rows}
+    assert got == golden_cells()  # the same 144 cells as the hand-dropped file

@@ -35,6 +35,16 @@ class TestAppleSubmissions:
         assert row.accepted_at.tzinfo is not None
         assert row.accepted_at.utcoffset().total_seconds() in (-4 * 3600, -5 * 3600)
 
+    def test_only_8ks_reporting_results_are_listed(self, parsed):
+        # a domestic registrant's results are 8-Ks with item 2.02; its other 8-Ks (5.02, 8.01
+        # ...), 10-Qs and Forms 4 are not results documents
+        listed = [r for r in parsed[0] if r.listed]
+        eight_ks = [r for r in parsed[0] if r.form == "8-K"]
+        assert {r.form for r in listed} == {"8-K"}
+        assert all("2.02" in r.items.split(",") for r in listed)
+        assert 0 < len(listed) < len(eight_ks)
+        assert listed[0].accession == "0000320193-23-000075"  # Q3 FY2023, August 3, 2023
+
     def test_paging_file_has_columns_at_top_level(self):
         data = json.loads((REF / "sec_submissions_CIK0000320193-submissions-001.json").read_text())
         rows, pages = edgar.parse_submissions(data)
