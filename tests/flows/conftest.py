@@ -36,3 +36,25 @@ def no_retry_delays(monkeypatch):
 
     for name in ("discover_task", "fetch_task"):
         monkeypatch.setattr(fetch, name, getattr(fetch, name).with_options(retry_delay_seconds=0))
+
+
+@pytest.fixture
+def configured_warehouse(monkeypatch, tmp_path, db_url):
+    """The flows' warehouse (SQLite or PostgreSQL), data folder and issuers file: call it with
+    the issuers file's text; it returns an engine on the migrated warehouse."""
+    from storage import db
+
+    engines = []
+
+    def configure(issuers_text: str):
+        issuers = tmp_path / "issuers.toml"
+        issuers.write_text(issuers_text, encoding="utf-8")
+        monkeypatch.setenv("FILINGS_DATABASE_URL", db_url)
+        monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
+        monkeypatch.setenv("FILINGS_ISSUERS_FILE", str(issuers))
+        engines.append(db.open_warehouse(db_url))
+        return engines[-1]
+
+    yield configure
+    for engine in engines:
+        engine.dispose()

@@ -18,7 +18,6 @@ import pytest
 from sqlalchemy import select, text
 
 from flows.ingest import ingest, ingest_local
-from storage import db
 from storage.db import table_counts
 from storage.schema import documents, validation_results
 from storage.views import FACTS_LATEST, LINE_ITEMS
@@ -74,15 +73,8 @@ def golden_cells() -> set[tuple[str, str, date | None, date, Decimal]]:
 
 
 @pytest.fixture
-def warehouse(monkeypatch, tmp_path, db_url):
-    issuers = tmp_path / "issuers.toml"
-    issuers.write_text(ISSUERS, encoding="utf-8")
-    monkeypatch.setenv("FILINGS_DATABASE_URL", db_url)
-    monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("FILINGS_ISSUERS_FILE", str(issuers))
-    engine = db.open_warehouse(db_url)
-    yield engine
-    engine.dispose()
+def warehouse(configured_warehouse):
+    return configured_warehouse(ISSUERS)
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ import pytest
 from sqlalchemy import select
 
 from flows.ingest import ingest_local
-from storage import db
 from storage.schema import documents
 from storage.views import FACTS_LATEST, LINE_ITEMS
 
@@ -39,15 +38,8 @@ hkex_code = "328"
 
 
 @pytest.fixture
-def warehouse(monkeypatch, tmp_path, db_url):
-    issuers = tmp_path / "issuers.toml"
-    issuers.write_text(ISSUERS, encoding="utf-8")
-    monkeypatch.setenv("FILINGS_DATABASE_URL", db_url)
-    monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("FILINGS_ISSUERS_FILE", str(issuers))
-    engine = db.open_warehouse(db_url)
-    yield engine
-    engine.dispose()
+def warehouse(configured_warehouse):
+    return configured_warehouse(ISSUERS)
 
 
 def test_its_statements_are_line_items_and_facts(warehouse) -> None:

@@ -16,7 +16,6 @@ import pytest
 from sqlalchemy import func, select
 
 from flows.ingest import ingest
-from storage import db
 from storage.schema import documents, facts, statement_rows
 from tasks.sources.replay import ReplayServer
 from tasks.sources.replay_universe import build_universe
@@ -37,21 +36,16 @@ hkex_code = "10001"
 
 
 @pytest.fixture
-def listed_as_another(monkeypatch, tmp_path, db_url):
+def listed_as_another(monkeypatch, tmp_path, configured_warehouse):
     root = tmp_path / "universe"
     build_universe(root, 2, 1, datetime(2024, 3, 12, 8, 0, tzinfo=UTC))
-    (tmp_path / "issuers.toml").write_text(ISSUERS, encoding="utf-8")
+    engine = configured_warehouse(ISSUERS)
     with ReplayServer(root) as server:
-        monkeypatch.setenv("FILINGS_DATABASE_URL", db_url)
-        monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
-        monkeypatch.setenv("FILINGS_ISSUERS_FILE", str(tmp_path / "issuers.toml"))
         monkeypatch.setenv("FILINGS_SINCE", "2024-01-01")
         for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
             monkeypatch.setenv(name, server.url)
         monkeypatch.setenv("FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS", "0")
-        engine = db.open_warehouse(db_url)
         yield engine, tmp_path / "issuers.toml"
-        engine.dispose()
 
 
 def _by_issuer(engine, table):
