@@ -292,36 +292,6 @@ def run_statuses(warehouse: Warehouse) -> list[str]:
         engine.dispose()
 
 
-def lost_and_duplicated(got: Dump, want: Dump) -> tuple[int, int]:
-    """Rows of ``want`` missing from ``got``, and rows of ``got`` beyond ``want`` (multisets)."""
-    lost = duplicated = 0
-    for name in set(got) | set(want):
-        have, need = Counter(got.get(name, [])), Counter(want.get(name, []))
-        lost += sum((need - have).values())
-        duplicated += sum((have - need).values())
-    return lost, duplicated
-
-
-def without_failure_alerts(dump: Dump, failed_runs: int) -> tuple[Dump, int]:
-    """The dump without the ``pipeline_failure`` alerts the hooks of failed runs raised (one
-    each at most), and how many there were beyond that (a run's failure alerted twice)."""
-    alerts = dump.get("alert_events", [])
-    failures = [row for row in alerts if "pipeline_failure" in row]
-    rest = [row for row in alerts if "pipeline_failure" not in row]
-    return {**dump, "alert_events": rest}, max(0, len(failures) - failed_runs)
-
-
-def row_differences(got: Dump, want: Dump) -> list[str]:
-    """Each row lost or duplicated (multisets, so a row repeated a different number of times
-    shows too), table by table."""
-    lines = []
-    for name in sorted(set(got) | set(want)):
-        have, need = Counter(got.get(name, [])), Counter(want.get(name, []))
-        lines += [f"{name}: lost {n} x {row}" for row, n in (need - have).items()]
-        lines += [f"{name}: duplicated {n} x {row}" for row, n in (have - need).items()]
-    return lines
-
-
 # A document's rows: all of them once it is loaded (or quarantined), none before.
 DONE = ("loaded", "quarantined")
 # Not checked per document: the document row itself, its files (recorded at fetch, before the

@@ -28,7 +28,12 @@ from pathlib import Path
 
 from benchmarks import fault_runs as fr
 from benchmarks import receivers as rc
-from benchmarks.warehouse_dump import order_dependent
+from benchmarks.warehouse_dump import (
+    lost_and_duplicated,
+    order_dependent,
+    row_differences,
+    without_failure_alerts,
+)
 
 os.environ.setdefault("DO_NOT_TRACK", "1")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -96,16 +101,16 @@ def _compare(
 ) -> None:
     """Count rows lost and duplicated against the reference (cross-period evidence that
     depends on the validation order counted apart), and show what differs."""
-    got, extra_failures = fr.without_failure_alerts(fr.warehouse_dump(warehouse), failed_runs)
+    got, extra_failures = without_failure_alerts(fr.warehouse_dump(warehouse), failed_runs)
     tally.duplicated += extra_failures
     got, want, order = order_dependent(got, want)
     tally.order_dependent += order
     if order:
         print(f"    {case}: {order} cross-period check(s) with other evidence", flush=True)
-    lost, duplicated = fr.lost_and_duplicated(got, want)
+    lost, duplicated = lost_and_duplicated(got, want)
     tally.lost += lost
     tally.duplicated += duplicated
-    for line in fr.row_differences(got, want)[:6]:
+    for line in row_differences(got, want)[:6]:
         print(f"    {case}: {line[:900]}", flush=True)
 
 
@@ -161,10 +166,10 @@ def _delivery_kills(
     reference = {k: v for k, v in want.items() if k != "alert_deliveries"}
     got_dump, reference, order = order_dependent(got_dump, reference)
     tally.order_dependent += order
-    lost, duplicated = fr.lost_and_duplicated(got_dump, reference)
+    lost, duplicated = lost_and_duplicated(got_dump, reference)
     tally.lost += lost
     tally.duplicated += duplicated
-    for line in fr.row_differences(got_dump, reference)[:6]:
+    for line in row_differences(got_dump, reference)[:6]:
         print(f"    delivery kills: {line[:900]}", flush=True)
 
 

@@ -10,7 +10,7 @@ import pytest
 from prefect.settings import PREFECT_API_URL
 
 from benchmarks import fault_runs as fr
-from benchmarks.warehouse_dump import differences
+from benchmarks.warehouse_dump import differences, without_failure_alerts
 
 # Several whole runs in one test: more than the suite's default per-test limit on a busy machine.
 pytestmark = [pytest.mark.usefixtures("prefect_api"), pytest.mark.timeout(1200)]
@@ -33,6 +33,6 @@ class TestConcurrentRuns:
                 settle = fr.run(warehouse, services)
                 assert settle.returncode == 0 and not settle.unhandled, settle.stderr
             # a failed run's hook raised its pipeline_failure alert: one per failed run at most
-            got, alerted_twice = fr.without_failure_alerts(fr.warehouse_dump(warehouse), failed)
+            got, alerted_twice = without_failure_alerts(fr.warehouse_dump(warehouse), failed)
             assert alerted_twice == 0
             assert differences(got, want) == []
