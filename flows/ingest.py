@@ -9,7 +9,7 @@ or one source is recorded with a one-line reason and the rest of the run goes on
 # postponed (string) annotations then name types it cannot resolve ("IngestModel is not fully
 # defined"). Real annotations travel with the function.
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
@@ -19,7 +19,7 @@ from prefect.futures import PrefectFuture
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
-from flows import progress
+from flows import downloads, progress
 from flows.failures import on_run_failed
 from tasks import alert, extract, fetch, load, validate
 from tasks.config import wiring
@@ -38,9 +38,6 @@ from tasks.sources.protocol import Sources
 # The sources a pass may be asked to list, spelled out for Prefect's parameter form (the UI
 # offers these values); a test checks they are the registry's listed sources.
 ListedSource = Literal["sec", "hkex"]
-# Documents downloading ahead of the one being processed: enough to keep SEC at its pace
-# while extraction (CPU) lags behind.
-AHEAD = 32
 
 
 @flow(name="ingest", log_prints=True, on_failure=[on_run_failed], on_crashed=[on_run_failed])
@@ -67,9 +64,8 @@ def ingest(
     chosen = select_issuers(settings.issuers(), issuers)
     worker = workers.worker_id()
     run = bookkeeping.begin(engine, worker)
-    for issuer in chosen:
-        for source in [s for s in sources or clients.listed() if fetch.covers(issuer, s)]:
-            _discover(engine, clients, summary, source, issuer, since or settings.since, since)
+    asked = [(i, s) for i in chosen for s in sources or clients.listed() if fetch.covers(i, s)]
+    _discover(engine, clients, summary, asked, since or settings.since, since)
     todo = [(i, d) for i in chosen for d in fetch.pending(engine, i.ticker, force=force)]
     try:
         reading = extract.Reading(tuple(settings.issuers()), settings.catalog_dir)
@@ -100,7 +96,9 @@ def _process_claimed(
     reading: extract.Reading,
 ) -> None:
     current = None
-    ahead = _claimed_ahead(engine, clients, archive, summary, todo, worker, force)
+    ahead = downloads.claimed_downloads(
+        engine, clients, archive, todo, worker, force, summary.elsewhere
+    )
     for issuer, document_id, fetched in ahead:
         if issuer is not current:
             current = issuer
@@ -110,51 +108,34 @@ def _process_claimed(
         progress.advance(document_id)
 
 
-def _claimed_ahead(
-    engine: Engine,
-    clients: Sources,
-    archive: RawArchive,
-    summary: RunSummary,
-    todo: list[tuple[Issuer, str]],
-    worker: str,
-    force: bool,
-) -> Iterator[tuple[Issuer, str, State[Any]]]:
-    """The documents this run claims, in order, each downloading (task runner threads; SEC's
-    pacer keeps the pace) up to AHEAD documents before its turn. A document another run
-    claimed first, or processed meanwhile, is left to it."""
-    queue: deque[tuple[Issuer, str, PrefectFuture[Any]]] = deque()
-    waiting = iter(todo)
-    while True:
-        while len(queue) < AHEAD and (item := next(waiting, None)) is not None:
-            issuer, doc = item
-            if load.claim(engine, doc, worker, force):
-                future = fetch.fetch_task.submit(engine, clients, archive, issuer.cik, doc)
-                queue.append((issuer, doc, future))
-            else:
-                summary.elsewhere.append(doc)
-        if not queue:
-            return
-        issuer, doc, future = queue.popleft()
-        future.wait()  # its files are archived, or it failed after its retries
-        if load.claim(engine, doc, worker, force):  # renewed: still this run's
-            yield issuer, doc, future.state
-        else:
-            summary.elsewhere.append(doc)
-
-
 def _discover(
     engine: Engine,
     clients: Sources,
     summary: RunSummary,
-    source: str,
-    issuer: Issuer,
+    asked: Sequence[tuple[Issuer, str]],
     since: date,
     explicit: date | None,
 ) -> None:
-    # An explicit date (backfill, --since) lists everything from it; else only what is new.
-    state = fetch.discover_task(
-        engine, clients, source, issuer, since, explicit is not None, return_state=True
-    )
+    """List each (issuer, source), up to IN_FLIGHT questions at a time (the sources' pacers
+    keep their pace), and record the answers in order."""
+    window: deque[tuple[Issuer, str, PrefectFuture[Any]]] = deque()
+    for issuer, source in asked:
+        # An explicit date (backfill, --since) lists everything from it; else only what is new.
+        future = fetch.discover_task.submit(
+            engine, clients, source, issuer, since, explicit is not None
+        )
+        window.append((issuer, source, future))
+        if len(window) >= downloads.IN_FLIGHT:
+            _record(engine, summary, *window.popleft())
+    while window:
+        _record(engine, summary, *window.popleft())
+
+
+def _record(
+    engine: Engine, summary: RunSummary, issuer: Issuer, source: str, future: PrefectFuture[Any]
+) -> None:
+    future.wait()
+    state = future.state
     if state.is_failed():
         summary.source_failures.append(f"{issuer.ticker} {source}: {_reason(state)}")
         return
@@ -186,7 +167,7 @@ def _process(
             fetched = fetch.fetch_task(
                 engine, clients, archive, issuer.cik, document_id, return_state=True
             )
-        files = fetched.result()  # a failed download raises its error here
+        files = fetch.archived(archive, fetched.result())  # a failed download raises here
         log.info("%s: found (%d file(s))", document_id, len(files))
         extraction = extract.extract_document_task(
             document_id, files, issuer.ticker, reading.configured, reading.catalog_dir

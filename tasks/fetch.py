@@ -248,11 +248,12 @@ def _fetch_one(
     return StoredFile(name=item.name, url=item.url, sha256=sha, size=size, doc_type=item.doc_type)
 
 
-def fetch_document(
+def download_document(
     engine: Engine, sources: Sources, archive: RawArchive, cik: str, document_id: str
-) -> list[tuple[StoredFile, bytes]]:
-    """Download what the recorded document still lacks, record its files (status ``fetched``)
-    and return them with their archived bytes (re-extraction never re-downloads)."""
+) -> list[StoredFile]:
+    """Download what the recorded document still lacks into the raw archive, record its files
+    (status ``fetched``) and return them (their bytes stay in the archive: a run's downloads
+    may run far ahead of its processing without holding them in memory)."""
     with engine.begin() as conn:
         ref = documents.get_document(conn, document_id)
         already = {f.name: f for f in documents.document_files(conn, document_id)}
@@ -260,7 +261,19 @@ def fetch_document(
     with engine.begin() as conn:
         documents.record_files(conn, document_id, files)
         documents.set_status(conn, document_id, Status.FETCHED)
+    return files
+
+
+def archived(archive: RawArchive, files: Sequence[StoredFile]) -> list[tuple[StoredFile, bytes]]:
+    """The files with their archived bytes (re-extraction never re-downloads)."""
     return [(f, archive.get(f.sha256)) for f in files]
+
+
+def fetch_document(
+    engine: Engine, sources: Sources, archive: RawArchive, cik: str, document_id: str
+) -> list[tuple[StoredFile, bytes]]:
+    """:func:`download_document`, then the files with their archived bytes."""
+    return archived(archive, download_document(engine, sources, archive, cik, document_id))
 
 
 # Transport errors a retry can fix are retried with growing, jittered delays; a rate block,
@@ -279,7 +292,7 @@ def _retried(name: str, fn: Callable[P, R]) -> Task[P, R]:
 
 discover_task = _retried("discover", discover)
 watch_task = _retried("watch", watch)
-fetch_task = _retried("fetch", fetch_document)
+fetch_task = _retried("fetch", download_document)
 
 
 def already_stored(engine: Engine, intake: LocalIntake) -> str:

@@ -1,0 +1,96 @@
+"""A run's fetch stage, running ahead of its processing at the sources' pace.
+
+A thread of its own claims the run's documents one after another and downloads each (the
+``fetch`` task, in the task runner's threads, up to ``IN_FLIGHT`` at a time) into the raw
+archive, as fast as the sources allow, whatever extraction and validation (CPU, one document
+at a time in the flow's thread) do meanwhile; SEC's pacer keeps every request of every process
+within the fair-access limit. A download keeps only its files' records (the bytes stay in the
+archive), so a backfill's fetch stage may run far ahead. The flow gets the documents in the
+run's order as their downloads end, and renews each claim before processing it: a document
+another run claimed first, or took over meanwhile, is left to it.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import queue
+import threading
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+from prefect.futures import PrefectFuture
+from prefect.states import State
+from sqlalchemy.engine import Engine
+
+from tasks import fetch, load
+from tasks.core.records import Issuer
+from tasks.sources.archive import RawArchive
+from tasks.sources.protocol import Sources
+
+# Downloads at once: enough to keep SEC at its pace (each request waits its turn at the pacer).
+IN_FLIGHT = 16
+_Item = tuple[Issuer, str, PrefectFuture[Any]]
+
+
+def claimed_downloads(
+    engine: Engine,
+    clients: Sources,
+    archive: RawArchive,
+    todo: list[tuple[Issuer, str]],
+    worker: str,
+    force: bool,
+    elsewhere: list[str],
+) -> Iterator[tuple[Issuer, str, State[Any]]]:
+    """The documents this run holds, in order, each with its download's final state; the ones
+    another run holds are added to ``elsewhere``."""
+    ready: queue.Queue[_Item | BaseException | None] = queue.Queue()
+    stop = threading.Event()
+    args = (engine, clients, archive, todo, worker, force, elsewhere, ready, stop)
+    # the thread runs in this flow run's context: its tasks belong to the run
+    context = contextvars.copy_context()
+    thread = threading.Thread(target=context.run, args=(_drive, *args), daemon=True)
+    thread.start()
+    try:
+        while (item := ready.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            issuer, doc, future = item
+            future.wait()  # its files are archived, or it failed after its retries
+            if load.claim(engine, doc, worker, force):  # renewed: still this run's
+                yield issuer, doc, future.state
+            else:
+                elsewhere.append(doc)
+    finally:
+        stop.set()  # an early end (an error, a cancelled run): claim and download no more
+        thread.join(timeout=60)
+
+
+def _drive(
+    engine: Engine,
+    clients: Sources,
+    archive: RawArchive,
+    todo: list[tuple[Issuer, str]],
+    worker: str,
+    force: bool,
+    elsewhere: list[str],
+    ready: queue.Queue[_Item | BaseException | None],
+    stop: threading.Event,
+) -> None:
+    in_flight: deque[PrefectFuture[Any]] = deque()
+    try:
+        for issuer, doc in todo:
+            while len(in_flight) >= IN_FLIGHT:
+                in_flight.popleft().wait()  # the oldest: the pacer keeps them about in order
+            if stop.is_set():
+                return
+            if load.claim(engine, doc, worker, force):
+                future = fetch.fetch_task.submit(engine, clients, archive, issuer.cik, doc)
+                in_flight.append(future)
+                ready.put((issuer, doc, future))
+            else:
+                elsewhere.append(doc)
+    except BaseException as exc:  # noqa: BLE001 - the flow's thread raises it
+        ready.put(exc)
+    finally:
+        ready.put(None)
