@@ -5,7 +5,8 @@ Two stages, two bounds: downloads (the fetch stage, running ahead into the raw a
 SEC's pace; extraction, validation and loading follow from the archive at the pace of the CPU.
 ``downloaded`` counts documents whose files are archived, ``documents``/``docs_per_min`` the
 processed ones; ``sec_req_per_s`` is over the span of SEC requests (while documents remain to
-download, unless the run ends first).
+download, unless the run ends first), ``sec_req_per_s_by_minute`` the same for each whole
+minute of that span (the first ones list the issuers, the others download).
 
 Each worker process runs the ``ingest`` flow (a backfill from 2024-01-01) against one Prefect
 server, one scratch PostgreSQL warehouse and one raw archive; the replay server (in this
@@ -90,10 +91,25 @@ def _run(folder: Path, base_env: dict[str, str], args: argparse.Namespace, worke
         "docs_per_min": round(processed / wall * 60, 1),
         "sec_requests": len(sec),
         "sec_req_per_s": round(len(sec) / span, 2),
+        "sec_req_per_s_by_minute": _by_minute(sec),
         "sec_max_in_1s": sliding_max(sec),
         "sec_blocks": blocks,
         "peak_mb_per_worker": [round(m) for m in peaks],
     }
+
+
+def _by_minute(times: list[float]) -> list[float]:
+    """Requests per second in each whole minute from the first request."""
+    if not times:
+        return []
+    first = min(times)
+    whole = int((max(times) - first) // 60)
+    counts = [0] * whole
+    for t in times:
+        minute = int((t - first) // 60)
+        if minute < whole:
+            counts[minute] += 1
+    return [round(c / 60, 2) for c in counts]
 
 
 def main(argv: list[str] | None = None) -> None:

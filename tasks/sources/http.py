@@ -28,9 +28,12 @@ from tasks.sources import transfer
 
 
 class Limiter(Protocol):
-    """Blocks until one more request may go."""
+    """Blocks until one more request may go; told when its answer came back."""
 
     def acquire(self) -> None: ...
+
+    def done(self) -> None:
+        """The request this thread's last ``acquire`` let go has its answer (or failed)."""
 
 
 class RateLimiter:
@@ -56,6 +59,9 @@ class RateLimiter:
             self._next = start + self.interval
         if start > now:
             self._sleep(start - now)
+
+    def done(self) -> None:
+        """Nothing to do: the spacing is counted from the starts."""
 
 
 class PrefectRateLimiter:
@@ -94,6 +100,9 @@ class PrefectRateLimiter:
         from prefect.concurrency.sync import rate_limit
 
         rate_limit(self.name, occupy=1, timeout_seconds=self._timeout, strict=True)
+
+    def done(self) -> None:
+        """Nothing to do: slots go by decay."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +191,8 @@ class HttpClient:
             ) from None
         except requests.RequestException as exc:
             raise FatalTransportError(f"{url}: {_first_line(exc)}", url=url) from None
+        finally:  # the answer's head is here (or nothing will come): the server has seen it
+            self._limiter.done()
 
     def _answer(self, url: str, raw: requests.Response) -> Response:
         if raw.status_code < 300:
