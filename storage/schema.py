@@ -62,13 +62,15 @@ def _provenance() -> list[Column[str]]:
     ]
 
 
-def _document_fk(index: bool = True) -> Column[str]:
+def _document_fk(index: bool = True, primary_key: bool = False) -> Column[str]:
+    """The document a row belongs to (its rows go with it); a primary key needs no own index."""
     return Column(
         "document_id",
         Text,
         ForeignKey("documents.document_id", ondelete="CASCADE"),
         nullable=False,
-        index=index,
+        index=index and not primary_key,
+        primary_key=primary_key,
     )
 
 
@@ -114,12 +116,7 @@ documents = Table(
 document_files = Table(
     "document_files",
     metadata,
-    Column(
-        "document_id",
-        Text,
-        ForeignKey("documents.document_id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
+    _document_fk(primary_key=True),
     Column("name", Text, primary_key=True),
     Column("url", Text, nullable=False),
     Column("sha256", Text, nullable=False),
@@ -364,12 +361,7 @@ TABLES: tuple[Table, ...] = tuple(metadata.sorted_tables)
 document_claims = Table(
     "document_claims",
     metadata,
-    Column(
-        "document_id",
-        Text,
-        ForeignKey("documents.document_id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
+    _document_fk(primary_key=True),
     Column("worker", Text, nullable=False),
     Column("claimed_at", UtcDateTime, nullable=False),
     Column("expires_at", UtcDateTime, nullable=False),
