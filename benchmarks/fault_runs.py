@@ -165,11 +165,11 @@ def run(warehouse: Warehouse, services: Services, timeout: float = 600.0) -> Out
     return Outcome(process.returncode, out, err)
 
 
-def run_killed(
-    warehouse: Warehouse, services: Services, after_lines: int, extra: float, timeout: float = 600.0
-) -> Outcome:
-    """A run killed with SIGKILL ``extra`` seconds after its ``after_lines``-th progress line
-    (0: after start-up); a run that ends first is not killed."""
+def _watched(
+    warehouse: Warehouse, services: Services, after_lines: int, timeout: float
+) -> tuple[subprocess.Popen[str], _Reader, _Reader]:
+    """A run started, its output read, once it printed ``after_lines`` progress lines (or
+    ended, or ``timeout`` passed)."""
     process = start(warehouse, services)
     out, err = _Reader(process.stdout), _Reader(process.stderr)
     out.start()
@@ -180,14 +180,27 @@ def run_killed(
             err.changed.wait(0.05)
             if time.monotonic() > deadline:
                 break
+    return process, out, err
+
+
+def _outcome(process: subprocess.Popen[str], out: _Reader, err: _Reader, killed: bool) -> Outcome:
+    out.join(5)
+    err.join(5)
+    return Outcome(process.returncode, "".join(out.lines), "".join(err.lines), killed, err.progress)
+
+
+def run_killed(
+    warehouse: Warehouse, services: Services, after_lines: int, extra: float, timeout: float = 600.0
+) -> Outcome:
+    """A run killed with SIGKILL ``extra`` seconds after its ``after_lines``-th progress line
+    (0: after start-up); a run that ends first is not killed."""
+    process, out, err = _watched(warehouse, services, after_lines, timeout)
     time.sleep(extra)
     killed = process.poll() is None
     if killed:
         os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=60)
-    out.join(5)
-    err.join(5)
-    return Outcome(process.returncode, "".join(out.lines), "".join(err.lines), killed, err.progress)
+    return _outcome(process, out, err, killed)
 
 
 def run_interrupted(
@@ -199,21 +212,10 @@ def run_interrupted(
 ) -> Outcome:
     """A run to its end, with ``action`` done to it once it printed ``after_lines`` progress
     lines (a database connection terminated, say)."""
-    process = start(warehouse, services)
-    out, err = _Reader(process.stdout), _Reader(process.stderr)
-    out.start()
-    err.start()
-    deadline = time.monotonic() + timeout
-    with err.changed:
-        while err.progress < after_lines and process.poll() is None:
-            err.changed.wait(0.05)
-            if time.monotonic() > deadline:
-                break
+    process, out, err = _watched(warehouse, services, after_lines, timeout)
     action()
     process.wait(timeout=timeout)
-    out.join(5)
-    err.join(5)
-    return Outcome(process.returncode, "".join(out.lines), "".join(err.lines), False, err.progress)
+    return _outcome(process, out, err, False)
 
 
 def terminate_backends(url: str, admin_url: str = "", seconds: float = 3.0) -> int:
