@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from collections import Counter
+from contextlib import ExitStack
 
 from prefect.settings import PREFECT_API_URL
 from sqlalchemy import func, select
@@ -44,7 +45,7 @@ def _count(url, table, *where):
 def test_two_processes_racing_process_each_document_once(db_url, tmp_path, httpserver):
     httpserver.expect_request("/hook", method="POST").respond_with_data("ok")
     (tmp_path / "barrier").mkdir()
-    with ReplayServer(default_archive_root()) as replay:
+    with ReplayServer(default_archive_root()) as replay, ExitStack() as files:
         env = {
             **os.environ,
             "PREFECT_API_URL": PREFECT_API_URL.value(),
@@ -59,21 +60,24 @@ def test_two_processes_racing_process_each_document_once(db_url, tmp_path, https
             "FILINGS_WEBHOOK_URL": httpserver.url_for("/hook"),
             "FILINGS_ALERT_DIGEST": "false",
         }
+        logs = [tmp_path / f"{name}.log" for name in ("a", "b")]
         runs = [
             subprocess.Popen(
-                [sys.executable, "-c", RUN, str(tmp_path / "barrier"), name],
+                [sys.executable, "-c", RUN, str(tmp_path / "barrier"), log.stem],
                 env=env,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=files.enter_context(log.open("w")),
                 text=True,
             )
-            for name in ("a", "b")
+            for log in logs
         ]
         outputs = [run.communicate(timeout=600)[0] for run in runs]
-    assert [run.returncode for run in runs] == [0, 0]
+    # a failure shows what each run printed last (its log lines, a traceback)
+    said = "\n".join(f"--- {log.stem}:\n{log.read_text()[-3000:]}" for log in logs)
+    assert [run.returncode for run in runs] == [0, 0], said
     a, b = (json.loads(out.strip().splitlines()[-1]) for out in outputs)
-    assert a["failed"] == b["failed"] == []
-    assert a["elsewhere"] + b["elsewhere"] > 0  # they raced: one found documents claimed
+    assert a["failed"] == b["failed"] == [], said
+    assert a["elsewhere"] + b["elsewhere"] > 0, said  # they raced: one found documents claimed
     processed = _count(db_url, documents, documents.c.status.in_(["loaded", "quarantined"]))
     assert processed == _count(db_url, documents) == a["new"] + b["new"] > 0
     assert a["ingested"] + b["ingested"] == processed  # nobody processed a document twice
