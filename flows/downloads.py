@@ -18,6 +18,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from prefect.futures import PrefectFuture
@@ -51,10 +52,10 @@ def claimed_downloads(
     another run holds are added to ``elsewhere``."""
     ready: queue.Queue[_Item | BaseException | None] = queue.Queue()
     stop = threading.Event()
-    args = (engine, clients, archive, todo, worker, force, elsewhere, ready, stop)
+    stage = _Stage(engine, clients, archive, todo, worker, force, elsewhere)
     # the thread runs in this flow run's context: its tasks belong to the run
     context = contextvars.copy_context()
-    thread = threading.Thread(target=context.run, args=(_drive, *args), daemon=True)
+    thread = threading.Thread(target=context.run, args=(_drive, stage, ready, stop), daemon=True)
     switch = sys.getswitchinterval()
     sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
     thread.start()
@@ -74,30 +75,38 @@ def claimed_downloads(
         sys.setswitchinterval(switch)
 
 
+@dataclass(frozen=True, slots=True)
+class _Stage:
+    """What the fetch stage's thread works with: the run's warehouse, sources and archive, its
+    documents in order, and who it claims them as."""
+
+    engine: Engine
+    clients: Sources
+    archive: RawArchive
+    todo: list[tuple[Issuer, str]]
+    worker: str
+    force: bool
+    elsewhere: list[str]
+
+
 def _drive(
-    engine: Engine,
-    clients: Sources,
-    archive: RawArchive,
-    todo: list[tuple[Issuer, str]],
-    worker: str,
-    force: bool,
-    elsewhere: list[str],
-    ready: queue.Queue[_Item | BaseException | None],
-    stop: threading.Event,
+    stage: _Stage, ready: queue.Queue[_Item | BaseException | None], stop: threading.Event
 ) -> None:
     in_flight: deque[PrefectFuture[Any]] = deque()
     try:
-        for issuer, doc in todo:
+        for issuer, doc in stage.todo:
             while len(in_flight) >= IN_FLIGHT:
                 in_flight.popleft().wait()  # the oldest: the pacer keeps them about in order
             if stop.is_set():
                 return
-            if load.claim(engine, doc, worker, force):
-                future = fetch.fetch_task.submit(engine, clients, archive, issuer.cik, doc)
+            if load.claim(stage.engine, doc, stage.worker, stage.force):
+                future = fetch.fetch_task.submit(
+                    stage.engine, stage.clients, stage.archive, issuer.cik, doc
+                )
                 in_flight.append(future)
                 ready.put((issuer, doc, future))
             else:
-                elsewhere.append(doc)
+                stage.elsewhere.append(doc)
     except BaseException as exc:  # noqa: BLE001 - the flow's thread raises it
         ready.put(exc)
     finally:
