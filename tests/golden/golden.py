@@ -46,7 +46,10 @@ def period(text: str) -> tuple[date | None, date]:
 
 
 def printed(text: str, scale: int) -> tuple[Decimal, int]:
-    """A figure as printed ("(1,885,694)", "4,495.5", "-213.3") -> whole units, decimals."""
+    """A figure as printed ("(1,885,694)", "4,495.5", "-213.3", "–" a nil) -> whole units,
+    decimals."""
+    if text == "–":
+        return Decimal(0), -scale
     negative = text.startswith("(") and text.endswith(")")
     digits = text.strip("()").replace(",", "")
     frac = len(digits.partition(".")[2])
@@ -88,22 +91,42 @@ def load(seed: str) -> Golden:
 
 
 RowKey = tuple[str, str, date | None, date, str]  # statement, label, start, end, currency
+# statement, section, label, start, end, currency
+SectionKey = tuple[str, str, str, date | None, date, str]
 
 
 def load_rows(document: str) -> dict[RowKey, tuple[Decimal, int]]:
     """The hand-written statement rows of one document (tests/golden/rows/<document>.json):
     (statement, label as printed, period, currency) -> (value in whole units, decimals)."""
+    rows: dict[RowKey, tuple[Decimal, int]] = {}
+    for (statement, _, label, start, end, currency), found in _cells(document):
+        key = (statement, label, start, end, currency)
+        assert key not in rows, f"golden names a row twice: {key}"
+        rows[key] = found
+    return rows
+
+
+def load_section_rows(document: str) -> dict[SectionKey, tuple[Decimal, int]]:
+    """As load_rows, keyed with each row's section too (a golden whose blocks name their
+    section: unlabelled subtotals are told apart by it)."""
+    rows: dict[SectionKey, tuple[Decimal, int]] = {}
+    for key, found in _cells(document):
+        assert key not in rows, f"golden names a row twice: {key}"
+        rows[key] = found
+    return rows
+
+
+def _cells(document: str) -> list[tuple[SectionKey, tuple[Decimal, int]]]:
     path = GOLDEN / "rows" / (Path(document).stem + ".json")
     data = json.loads(path.read_text(encoding="utf-8"))
-    rows: dict[RowKey, tuple[Decimal, int]] = {}
+    cells = []
     for block in data["statements"]:
         periods = [_span(p) for p in block["periods"]]
         for label, *values in block["rows"]:
             for (start, end), text in zip(periods, values, strict=True):
-                key = (block["statement"], label, start, end, block["currency"])
-                assert key not in rows, f"golden names a row twice: {key}"
-                rows[key] = printed(text, block["scale"])
-    return rows
+                key = (block["statement"], block.get("section", ""), label, start, end)
+                cells.append(((*key, block["currency"]), printed(text, block["scale"])))
+    return cells
 
 
 def _span(text: str) -> tuple[date | None, date]:

@@ -1,0 +1,201 @@
+"""Real documents through the real ingest path: how many hand-keyed statement facts arrive.
+
+``python -m benchmarks.real DIR``: DIR holds documents (.pdf, .htm/.html, .txt), each with its
+``<stem>.key.csv`` (statement,label,period_start,period_end,currency,value: hand-keyed facts in
+whole units, per-share amounts in currency per share), and an ``issuers.toml`` naming their
+issuers. Each document goes through ``filings ingest``'s flow (``ingest_local``: identity and
+dateline check, extract, validate with Great Expectations, load, alert) into a scratch SQLite
+warehouse; a key is found when ``line_items`` holds a row of that document with its statement,
+label, period, currency and exact value. Prints found/total per document and overall, the
+document's status (loaded, quarantined, refused) and its CPU and wall seconds.
+
+The flow runs in a child process whose FILINGS_* settings name the scratch warehouse and the
+folder's issuers file (settings are read once, at a process's edge). The first document's
+seconds include the flow's first-run imports; the Prefect API is started before any timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+from sqlalchemy import select
+
+SUFFIXES = (".pdf", ".htm", ".html", ".txt")
+Key = tuple[str, str, date | None, date, str, Decimal]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One document's result."""
+
+    name: str
+    found: int
+    total: int
+    status: str
+    cpu: float
+    wall: float
+    missing: tuple[str, ...]
+
+
+def keys(path: Path) -> list[Key]:
+    """The hand-keyed facts of one document."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [
+            (
+                row["statement"],
+                row["label"],
+                date.fromisoformat(row["period_start"]) if row["period_start"] else None,
+                date.fromisoformat(row["period_end"]),
+                row["currency"],
+                Decimal(row["value"]),
+            )
+            for row in csv.DictReader(handle)
+        ]
+
+
+def documents(folder: Path) -> list[Path]:
+    """The folder's documents that have a key file."""
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if p.suffix.lower() in SUFFIXES and p.with_suffix(".key.csv").is_file()
+    )
+
+
+def stored_keys(url: str, before: set[str]) -> tuple[set[Key], str]:
+    """The line_items of the documents loaded since ``before`` as keys, and their status."""
+    from storage.db import open_warehouse
+    from storage.schema import documents as docs
+    from storage.views import LINE_ITEMS
+
+    engine = open_warehouse(url)
+    try:
+        with engine.connect() as conn:
+            new = [
+                (d, f"{s}{' (' + r[:120] + ')' if r and s != 'loaded' else ''}")
+                for d, s, r in conn.execute(
+                    select(docs.c.document_id, docs.c.status, docs.c.status_reason)
+                )
+                if d not in before
+            ]
+            rows = conn.execute(
+                select(
+                    LINE_ITEMS.c.statement, LINE_ITEMS.c.label, LINE_ITEMS.c.period_start,
+                    LINE_ITEMS.c.period_end, LINE_ITEMS.c.unit, LINE_ITEMS.c.value,
+                ).where(LINE_ITEMS.c.document_id.in_([d for d, _ in new]))
+            ).all()  # fmt: skip
+    finally:
+        engine.dispose()
+    found = {(s, lab, ps, pe, unit.split("/")[0], Decimal(v)) for s, lab, ps, pe, unit, v in rows}
+    return found, "; ".join(status for _, status in new) or "refused"
+
+
+def _document_ids(url: str) -> set[str]:
+    from storage.db import open_warehouse
+    from storage.schema import documents as docs
+
+    engine = open_warehouse(url)
+    try:
+        with engine.connect() as conn:
+            return set(conn.execute(select(docs.c.document_id)).scalars())
+    finally:
+        engine.dispose()
+
+
+def worker(folder: Path, url: str) -> None:
+    """In the child: each document through ingest_local, one JSON line per document."""
+    from flows.startup import ensure_api, prefect_env
+    from tasks.config.settings import load_settings
+
+    prefect_env(load_settings().data_dir / "prefect", verbose=False)
+    ensure_api(lambda line: print(line, file=sys.stderr))
+    from flows.ingest import ingest_local
+
+    for path in documents(folder):
+        before = _document_ids(url)
+        cpu, wall = time.process_time(), time.perf_counter()
+        summary = ingest_local(paths=[str(path)])
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        found, status = stored_keys(url, before)
+        if summary.failed:
+            status = f"refused ({summary.failed[0][:160]})"
+        wanted = keys(path.with_suffix(".key.csv"))
+        missing = [k for k in wanted if k not in found]
+        line = Outcome(
+            path.name, len(wanted) - len(missing), len(wanted), status, cpu, wall,
+            tuple(f"{k[0]} | {k[1]} | {k[2]}..{k[3]} {k[4]} {k[5]}" for k in missing),
+        )  # fmt: skip
+        print(json.dumps(line.__dict__), flush=True)
+
+
+def run(folder: Path) -> list[Outcome]:
+    """Start the child on a scratch warehouse and collect its lines."""
+    with tempfile.TemporaryDirectory(prefix="bench-real-") as scratch:
+        url = f"sqlite:///{Path(scratch) / 'warehouse.sqlite'}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("FILINGS_", "PREFECT_"))}
+        env.update(
+            FILINGS_DATA_DIR=scratch,
+            FILINGS_DATABASE_URL=url,
+            FILINGS_ISSUERS_FILE=str(folder / "issuers.toml"),
+        )
+        done = subprocess.run(
+            [sys.executable, "-m", "benchmarks.real", "--worker", str(folder), url],
+            env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise SystemExit(f"benchmarks.real: the ingest process failed:\n{done.stderr[-3000:]}")
+        lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+        return [_outcome(json.loads(ln)) for ln in lines]
+
+
+def _outcome(data: dict[str, object]) -> Outcome:
+    return Outcome(**{**data, "missing": tuple(data["missing"])})  # type: ignore[arg-type]
+
+
+def report(outcomes: list[Outcome], verbose: bool) -> str:
+    """The table printed."""
+    width = max([len(o.name) for o in outcomes] + [8])
+    lines = [f"{'document':<{width}}  found/total  cpu s  wall s  status"]
+    for o in outcomes:
+        lines.append(
+            f"{o.name:<{width}}  {o.found:>5}/{o.total:<5}  {o.cpu:5.1f}  {o.wall:6.1f}  {o.status}"
+        )
+        lines += [f"{'':<{width}}    missing: {m}" for m in o.missing] if verbose else []
+    found, total = sum(o.found for o in outcomes), sum(o.total for o in outcomes)
+    cpu, wall = sum(o.cpu for o in outcomes), sum(o.wall for o in outcomes)
+    lines.append(f"{'overall':<{width}}  {found:>5}/{total:<5}  {cpu:5.1f}  {wall:6.1f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.real", description=__doc__)
+    parser.add_argument(
+        "folder", type=Path, nargs="?", help="documents, <stem>.key.csv, issuers.toml"
+    )
+    parser.add_argument("--verbose", "-v", action="store_true", help="list the keys missed")
+    parser.add_argument("--worker", nargs=2, metavar=("FOLDER", "URL"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(Path(args.worker[0]).resolve(), args.worker[1])
+        return
+    if args.folder is None:
+        parser.error("give the folder of documents")
+    folder = args.folder.resolve()
+    if not (folder / "issuers.toml").is_file() or not documents(folder):
+        raise SystemExit(f"{folder}: needs documents with <stem>.key.csv and an issuers.toml")
+    print(report(run(folder), args.verbose))
+
+
+if __name__ == "__main__":
+    main()
