@@ -3,8 +3,8 @@
 - ``metric_labels``: every metric id of ``metrics.csv`` with a label, its kind, unit and
   statement (frozen into the view by the revision that creates it; a test checks they agree).
 - ``facts_fiscal``: ``facts_latest`` with the label, fiscal year, period type (quarter, half,
-  year, instant) and fiscal quarter. Fiscal years are calendar years: every configured issuer
-  closes its year in December.
+  year, instant) and fiscal quarter, and (revision 0011) each figure's origin and decimals.
+  Fiscal years are calendar years: every configured issuer closes its year in December.
 - ``restatements``: each later report of a (issuer, metric, period) whose value differs from
   the report before it beyond the rounding of the less precise of the two: both values, both
   documents, both report dates.
@@ -72,7 +72,7 @@ SELECT f.issuer, f.metric, m.label, f.period_start, f.period_end, {year} AS fisc
             WHEN {days} BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
        CASE WHEN f.period_start IS NULL OR {quarter} THEN ({month} + 2) / 3 END
            AS fiscal_quarter,
-       f.unit, f.value, f.source_document_id
+       f.unit, f.value, f.source_document_id, f.origin, f.decimals
 FROM facts_latest f LEFT JOIN metric_labels m ON m.metric = f.metric"""
 
 
@@ -128,6 +128,7 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
         ("issuer", Text), ("metric", Text), ("label", Text), *_PERIOD,
         ("fiscal_year", Integer), ("period_type", Text), ("fiscal_quarter", Integer),
         ("unit", Text), ("value", ExactDecimal), ("source_document_id", Text),
+        ("origin", Text), ("decimals", Integer),
     ),
     "restatements": (
         ("issuer", Text), ("metric", Text), *_PERIOD, ("unit", Text),

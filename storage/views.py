@@ -19,7 +19,7 @@ from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table,
 from storage import consumer_views
 from storage.types import SCALE, ExactDecimal, UtcDateTime
 from storage.view_parts import precision_steps, sql_literal
-from tasks.core.enums import Basis, DeliveryStatus, Status, VersusGuidance
+from tasks.core.enums import Basis, DeliveryStatus, Origin, Status, VersusGuidance
 
 _US_GAAP, _QUARANTINED = sql_literal(Basis.US_GAAP), sql_literal(Status.QUARANTINED)
 _DELIVERED = sql_literal(DeliveryStatus.DELIVERED)
@@ -34,16 +34,28 @@ SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value,
 FROM facts f JOIN documents d ON d.document_id = f.document_id"""
 
 
-# The reports facts_latest chooses from, numbered oldest first within each group (grp).
-_CANDIDATES = f"""candidates AS (
+# The contract's names for where a figure was read: facts store a statement table's as 'table'.
+_ORIGIN = f"CASE WHEN f.origin = {sql_literal(Origin.TABLE)} THEN 'statement' ELSE f.origin END"
+_NARRATIVE = sql_literal(Origin.NARRATIVE)
+
+# The reports facts_latest chooses from, numbered oldest first within each group (grp): a
+# period's narrative reports only when no statement (or other) report of it is published.
+_CANDIDATES = f"""reports AS (
     SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
-           f.document_id,
-           DENSE_RANK() OVER (ORDER BY d.issuer, f.metric, f.period_start, f.period_end) AS grp,
-           ROW_NUMBER() OVER (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end
-                              ORDER BY f.reported_on, d.published_at, f.document_id) AS rn,
-           COUNT(*) OVER (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end) AS cnt
+           {_ORIGIN} AS origin, f.document_id, f.reported_on, d.published_at,
+           CASE WHEN f.origin = {_NARRATIVE} THEN 0 ELSE 1 END AS origin_rank,
+           MAX(CASE WHEN f.origin = {_NARRATIVE} THEN 0 ELSE 1 END) OVER (
+               PARTITION BY d.issuer, f.metric, f.period_start, f.period_end) AS best
     FROM facts f JOIN documents d ON d.document_id = f.document_id
     WHERE f.basis = {_US_GAAP} AND d.status <> {_QUARANTINED}
+),
+candidates AS (
+    SELECT issuer, metric, period_start, period_end, unit, value, decimals, origin, document_id,
+           DENSE_RANK() OVER (ORDER BY issuer, metric, period_start, period_end) AS grp,
+           ROW_NUMBER() OVER (PARTITION BY issuer, metric, period_start, period_end
+                              ORDER BY reported_on, published_at, document_id) AS rn,
+           COUNT(*) OVER (PARTITION BY issuer, metric, period_start, period_end) AS cnt
+    FROM reports WHERE origin_rank = best
 ),
 """
 
@@ -54,6 +66,7 @@ def _facts_latest(dialect: str) -> str:
     A report replaces the current value unless it is less precise and agrees with it to its
     own rounding: then the more precise figure stays. Disagreeing beyond rounding is a
     restatement and wins. A fold (not a "latest row" pick) keeps later restatements right.
+    Narrative reports take part only for a period no statement reports (``_CANDIDATES``).
     """
     # PostgreSQL needs one type for a recursive column; a bare CAST on SQLite would turn the
     # exact decimal TEXT into a float.
@@ -72,20 +85,20 @@ def _facts_latest(dialect: str) -> str:
 WITH RECURSIVE
 steps(decimals, half_unit) AS ({precision_steps()}),
 {_CANDIDATES}folded(grp, rn, cnt, issuer, metric, period_start, period_end, unit, value, decimals,
-       document_id) AS (
+       origin, document_id) AS (
     SELECT grp, rn, cnt, issuer, metric, period_start, period_end, unit,
-           {num.format("value")}, decimals, document_id
+           {num.format("value")}, decimals, origin, document_id
     FROM candidates WHERE rn = 1
     UNION ALL
     SELECT n.grp, n.rn, n.cnt, n.issuer, n.metric, n.period_start, n.period_end,
            {pick("unit")}, {num.format(pick("value"))}, {pick("decimals")},
-           {pick("document_id")}
+           {pick("origin")}, {pick("document_id")}
     FROM folded c
     JOIN candidates n ON n.grp = c.grp AND n.rn = c.rn + 1
     LEFT JOIN steps s ON s.decimals = n.decimals
 )
 SELECT issuer, metric, period_start, period_end, unit, value,
-       document_id AS source_document_id
+       document_id AS source_document_id, origin, decimals
 FROM folded WHERE rn = cnt"""
 
 
@@ -127,7 +140,8 @@ SELECT l.issuer, l.metric, l.period_start, l.period_end,
             ELSE {sql_literal(VersusGuidance.WITHIN)} END AS outcome,
        CASE WHEN a.value IS NULL OR l.midpoint = 0 THEN NULL
             ELSE ROUND((a.value - l.midpoint) * 100 / l.midpoint, 4) END AS variance_pct,
-       l.document_id AS guidance_document_id, a.source_document_id AS actual_document_id
+       l.document_id AS guidance_document_id, a.source_document_id AS actual_document_id,
+       a.origin AS actual_origin
 FROM latest l
 LEFT JOIN facts_latest a
   ON a.issuer = l.issuer AND a.metric = l.metric AND a.unit = l.unit
@@ -183,6 +197,8 @@ FACTS_LATEST = _view(
     Column("unit", Text),
     Column("value", ExactDecimal),
     Column("source_document_id", Text),
+    Column("origin", Text),
+    Column("decimals", Integer),
 )
 FACTS_HISTORY = _view(
     "facts_history",
@@ -232,6 +248,7 @@ GUIDANCE_VS_ACTUAL = _view(
     Column("variance_pct", Numeric(20, 4, asdecimal=True)),
     Column("guidance_document_id", Text),
     Column("actual_document_id", Text),
+    Column("actual_origin", Text),
 )
 GUIDANCE_HISTORY = _view(
     "guidance_history",

@@ -763,3 +763,179 @@ def drop_views(conn: Connection, views: Views) -> None:
     """Drop ``views``, dependants first; missing ones are fine."""
     for name in reversed(list(views)):
         conn.exec_driver_sql(f"DROP VIEW IF EXISTS {name}")
+
+
+# Revision 0011: facts_latest and facts_fiscal gain origin (statement, narrative, ...) and decimals;
+# a period's narrative reports count only when no other report of it is published;
+# guidance_vs_actual gains actual_origin.
+_FACTS_LATEST_0011_SQLITE = """
+WITH RECURSIVE
+steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
+reports AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
+           CASE WHEN f.origin = 'table' THEN 'statement' ELSE f.origin END AS origin, f.document_id, f.reported_on, d.published_at,
+           CASE WHEN f.origin = 'narrative' THEN 0 ELSE 1 END AS origin_rank,
+           MAX(CASE WHEN f.origin = 'narrative' THEN 0 ELSE 1 END) OVER (
+               PARTITION BY d.issuer, f.metric, f.period_start, f.period_end) AS best
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.basis = 'us_gaap' AND d.status <> 'quarantined'
+),
+candidates AS (
+    SELECT issuer, metric, period_start, period_end, unit, value, decimals, origin, document_id,
+           DENSE_RANK() OVER (ORDER BY issuer, metric, period_start, period_end) AS grp,
+           ROW_NUMBER() OVER (PARTITION BY issuer, metric, period_start, period_end
+                              ORDER BY reported_on, published_at, document_id) AS rn,
+           COUNT(*) OVER (PARTITION BY issuer, metric, period_start, period_end) AS cnt
+    FROM reports WHERE origin_rank = best
+),
+folded(grp, rn, cnt, issuer, metric, period_start, period_end, unit, value, decimals,
+       origin, document_id) AS (
+    SELECT grp, rn, cnt, issuer, metric, period_start, period_end, unit,
+           value, decimals, origin, document_id
+    FROM candidates WHERE rn = 1
+    UNION ALL
+    SELECT n.grp, n.rn, n.cnt, n.issuer, n.metric, n.period_start, n.period_end,
+           CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.unit ELSE n.unit END, CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.value ELSE n.value END, CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.decimals ELSE n.decimals END,
+           CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.origin ELSE n.origin END, CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ROUND(ABS(n.value - c.value), 6) <= s.half_unit) THEN c.document_id ELSE n.document_id END
+    FROM folded c
+    JOIN candidates n ON n.grp = c.grp AND n.rn = c.rn + 1
+    LEFT JOIN steps s ON s.decimals = n.decimals
+)
+SELECT issuer, metric, period_start, period_end, unit, value,
+       document_id AS source_document_id, origin, decimals
+FROM folded WHERE rn = cnt
+"""
+_FACTS_LATEST_0011_POSTGRESQL = """
+WITH RECURSIVE
+steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
+reports AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
+           CASE WHEN f.origin = 'table' THEN 'statement' ELSE f.origin END AS origin, f.document_id, f.reported_on, d.published_at,
+           CASE WHEN f.origin = 'narrative' THEN 0 ELSE 1 END AS origin_rank,
+           MAX(CASE WHEN f.origin = 'narrative' THEN 0 ELSE 1 END) OVER (
+               PARTITION BY d.issuer, f.metric, f.period_start, f.period_end) AS best
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.basis = 'us_gaap' AND d.status <> 'quarantined'
+),
+candidates AS (
+    SELECT issuer, metric, period_start, period_end, unit, value, decimals, origin, document_id,
+           DENSE_RANK() OVER (ORDER BY issuer, metric, period_start, period_end) AS grp,
+           ROW_NUMBER() OVER (PARTITION BY issuer, metric, period_start, period_end
+                              ORDER BY reported_on, published_at, document_id) AS rn,
+           COUNT(*) OVER (PARTITION BY issuer, metric, period_start, period_end) AS cnt
+    FROM reports WHERE origin_rank = best
+),
+folded(grp, rn, cnt, issuer, metric, period_start, period_end, unit, value, decimals,
+       origin, document_id) AS (
+    SELECT grp, rn, cnt, issuer, metric, period_start, period_end, unit,
+           CAST(value AS NUMERIC), decimals, origin, document_id
+    FROM candidates WHERE rn = 1
+    UNION ALL
+    SELECT n.grp, n.rn, n.cnt, n.issuer, n.metric, n.period_start, n.period_end,
+           CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ABS(n.value - c.value) <= s.half_unit) THEN c.unit ELSE n.unit END, CAST(CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ABS(n.value - c.value) <= s.half_unit) THEN c.value ELSE n.value END AS NUMERIC), CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ABS(n.value - c.value) <= s.half_unit) THEN c.decimals ELSE n.decimals END,
+           CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ABS(n.value - c.value) <= s.half_unit) THEN c.origin ELSE n.origin END, CASE WHEN (n.decimals < c.decimals AND n.unit = c.unit AND ABS(n.value - c.value) <= s.half_unit) THEN c.document_id ELSE n.document_id END
+    FROM folded c
+    JOIN candidates n ON n.grp = c.grp AND n.rn = c.rn + 1
+    LEFT JOIN steps s ON s.decimals = n.decimals
+)
+SELECT issuer, metric, period_start, period_end, unit, value,
+       document_id AS source_document_id, origin, decimals
+FROM folded WHERE rn = cnt
+"""
+_FACTS_FISCAL_0011_SQLITE = """
+SELECT f.issuer, f.metric, m.label, f.period_start, f.period_end, CAST(strftime('%Y', f.period_end) AS INTEGER) AS fiscal_year,
+       CASE WHEN f.period_start IS NULL THEN 'instant' WHEN (CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) BETWEEN 80 AND 100) THEN 'quarter'
+            WHEN CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) BETWEEN 170 AND 190 THEN 'half'
+            WHEN CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
+       CASE WHEN f.period_start IS NULL OR (CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) BETWEEN 80 AND 100) THEN (CAST(strftime('%m', f.period_end) AS INTEGER) + 2) / 3 END
+           AS fiscal_quarter,
+       f.unit, f.value, f.source_document_id, f.origin, f.decimals
+FROM facts_latest f LEFT JOIN metric_labels m ON m.metric = f.metric
+"""
+_FACTS_FISCAL_0011_POSTGRESQL = """
+SELECT f.issuer, f.metric, m.label, f.period_start, f.period_end, CAST(EXTRACT(YEAR FROM f.period_end) AS INTEGER) AS fiscal_year,
+       CASE WHEN f.period_start IS NULL THEN 'instant' WHEN ((f.period_end - f.period_start) BETWEEN 80 AND 100) THEN 'quarter'
+            WHEN (f.period_end - f.period_start) BETWEEN 170 AND 190 THEN 'half'
+            WHEN (f.period_end - f.period_start) BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
+       CASE WHEN f.period_start IS NULL OR ((f.period_end - f.period_start) BETWEEN 80 AND 100) THEN (CAST(EXTRACT(MONTH FROM f.period_end) AS INTEGER) + 2) / 3 END
+           AS fiscal_quarter,
+       f.unit, f.value, f.source_document_id, f.origin, f.decimals
+FROM facts_latest f LEFT JOIN metric_labels m ON m.metric = f.metric
+"""
+_GUIDANCE_VS_ACTUAL_0011_SQLITE = """
+WITH ranked AS (
+    SELECT d.issuer, g.metric, g.period_start, g.period_end, g.low, g.high, g.unit,
+           g.document_id,
+           ROW_NUMBER() OVER (PARTITION BY d.issuer, g.metric, g.period_start, g.period_end
+                              ORDER BY g.issued_on DESC, d.published_at DESC,
+                                       g.document_id DESC) AS rn
+    FROM guidance g JOIN documents d ON d.document_id = g.document_id
+    WHERE d.status <> 'quarantined' AND g.is_numeric
+      AND (g.low IS NOT NULL OR g.high IS NOT NULL)
+),
+latest AS (
+    SELECT issuer, metric, period_start, period_end, low, high, unit, document_id,
+           (COALESCE(low, high) + COALESCE(high, low)) / 2.0 AS midpoint
+    FROM ranked WHERE rn = 1
+)
+SELECT l.issuer, l.metric, l.period_start, l.period_end,
+       l.low AS guidance_low, l.high AS guidance_high, a.value AS actual, l.unit,
+       CASE WHEN a.value IS NULL THEN 'pending'
+            WHEN CAST(a.value AS REAL) > COALESCE(CAST(l.high AS REAL), CAST(l.low AS REAL)) THEN 'above'
+            WHEN CAST(a.value AS REAL) < COALESCE(CAST(l.low AS REAL), CAST(l.high AS REAL)) THEN 'below'
+            ELSE 'within' END AS outcome,
+       CASE WHEN a.value IS NULL OR l.midpoint = 0 THEN NULL
+            ELSE ROUND((a.value - l.midpoint) * 100 / l.midpoint, 4) END AS variance_pct,
+       l.document_id AS guidance_document_id, a.source_document_id AS actual_document_id,
+       a.origin AS actual_origin
+FROM latest l
+LEFT JOIN facts_latest a
+  ON a.issuer = l.issuer AND a.metric = l.metric AND a.unit = l.unit
+ AND a.period_start = l.period_start AND a.period_end = l.period_end
+"""
+_GUIDANCE_VS_ACTUAL_0011_POSTGRESQL = """
+WITH ranked AS (
+    SELECT d.issuer, g.metric, g.period_start, g.period_end, g.low, g.high, g.unit,
+           g.document_id,
+           ROW_NUMBER() OVER (PARTITION BY d.issuer, g.metric, g.period_start, g.period_end
+                              ORDER BY g.issued_on DESC, d.published_at DESC,
+                                       g.document_id DESC) AS rn
+    FROM guidance g JOIN documents d ON d.document_id = g.document_id
+    WHERE d.status <> 'quarantined' AND g.is_numeric
+      AND (g.low IS NOT NULL OR g.high IS NOT NULL)
+),
+latest AS (
+    SELECT issuer, metric, period_start, period_end, low, high, unit, document_id,
+           (COALESCE(low, high) + COALESCE(high, low)) / 2.0 AS midpoint
+    FROM ranked WHERE rn = 1
+)
+SELECT l.issuer, l.metric, l.period_start, l.period_end,
+       l.low AS guidance_low, l.high AS guidance_high, a.value AS actual, l.unit,
+       CASE WHEN a.value IS NULL THEN 'pending'
+            WHEN a.value > COALESCE(l.high, l.low) THEN 'above'
+            WHEN a.value < COALESCE(l.low, l.high) THEN 'below'
+            ELSE 'within' END AS outcome,
+       CASE WHEN a.value IS NULL OR l.midpoint = 0 THEN NULL
+            ELSE ROUND((a.value - l.midpoint) * 100 / l.midpoint, 4) END AS variance_pct,
+       l.document_id AS guidance_document_id, a.source_document_id AS actual_document_id,
+       a.origin AS actual_origin
+FROM latest l
+LEFT JOIN facts_latest a
+  ON a.issuer = l.issuer AND a.metric = l.metric AND a.unit = l.unit
+ AND a.period_start = l.period_start AND a.period_end = l.period_end
+"""
+VIEWS_0011: Views = {
+    **VIEWS_0007,
+    "facts_latest": {
+        "sqlite": _FACTS_LATEST_0011_SQLITE,
+        "postgresql": _FACTS_LATEST_0011_POSTGRESQL,
+    },
+    "facts_fiscal": {
+        "sqlite": _FACTS_FISCAL_0011_SQLITE,
+        "postgresql": _FACTS_FISCAL_0011_POSTGRESQL,
+    },
+    "guidance_vs_actual": {
+        "sqlite": _GUIDANCE_VS_ACTUAL_0011_SQLITE,
+        "postgresql": _GUIDANCE_VS_ACTUAL_0011_POSTGRESQL,
+    },
+}

@@ -86,6 +86,23 @@ def fold(reports: Sequence[R]) -> R:
     return current
 
 
+class Sourced(Report, Protocol):
+    """A reported value and where it was read (a statement table, running text ...)."""
+
+    @property
+    def origin(self) -> str: ...
+
+
+S = TypeVar("S", bound=Sourced)
+
+
+def standing(reports: Sequence[S]) -> S:
+    """The report ``facts_latest`` shows for one period (``reports`` oldest first): narrative
+    reports count only when no other report of the period exists, then :func:`fold`."""
+    stated = [r for r in reports if r.origin != Origin.NARRATIVE]
+    return fold(stated or reports)
+
+
 def select_stored_facts(facts: Iterable[Fact]) -> list[Fact]:
     """One fact per key: the most precise wins, then a table figure over a narrative one.
 

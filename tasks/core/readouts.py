@@ -92,6 +92,7 @@ class GuidanceRow:
     variance_pct: Decimal | None
     guidance_document_id: str
     actual_document_id: str | None
+    actual_origin: str | None = None  # statement, narrative, ...: where the actual was read
 
 
 @dataclass(frozen=True, slots=True)

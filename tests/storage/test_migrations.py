@@ -30,6 +30,8 @@ CONTRACT_COLUMNS = {
         "unit",
         "value",
         "source_document_id",
+        "origin",
+        "decimals",
     ],
     "alerts": ["alert_id", "kind", "issuer", "subject", "message", "created_at", "delivered_at"],
     "guidance_vs_actual": [
@@ -45,6 +47,7 @@ CONTRACT_COLUMNS = {
         "variance_pct",
         "guidance_document_id",
         "actual_document_id",
+        "actual_origin",
     ],
 }
 

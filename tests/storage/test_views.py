@@ -14,6 +14,7 @@ from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_VS_ACTUAL
 TABLE = fact(value="4482252000", decimals=-3)  # 4,482,252 thousand
 NARRATIVE_AGREES = fact(value="4482300000", decimals=-5, origin="narrative")  # RMB4,482.3m
 NARRATIVE_RESTATES = fact(value="4490000000", decimals=-5, origin="narrative")  # RMB4,490.0m
+TABLE_RESTATES = fact(value="4490000000", decimals=-3)  # 4,490,000 thousand
 
 
 def _latest(engine: Engine, metric: str = "total_net_revenue") -> list[tuple]:
@@ -32,8 +33,30 @@ def test_a_less_precise_figure_that_agrees_keeps_the_table_value(engine: Engine)
 
 def test_a_figure_disagreeing_beyond_its_rounding_is_a_restatement(engine: Engine) -> None:
     load(engine, "a", at(1), TABLE)
-    later = load(engine, "b", at(2), NARRATIVE_RESTATES)
+    later = load(engine, "b", at(2), TABLE_RESTATES)
     assert _latest(engine) == [(Decimal("4490000000"), later)]
+
+
+def test_a_statement_figure_always_wins_over_a_narrative_one(engine: Engine) -> None:
+    # QFIN's Q1 revenue: the statement's 4,482,252 thousand, then a later release's text
+    # quoting another figure for the period (RMB4,153.2 million): the statement stands.
+    table_doc = load(engine, "a", at(1), TABLE)
+    load(engine, "b", at(2), fact(value="4153200000", decimals=-5, origin="narrative"))
+    row = select(FACTS_LATEST.c.value, FACTS_LATEST.c.origin, FACTS_LATEST.c.decimals,
+                 FACTS_LATEST.c.source_document_id)  # fmt: skip
+    with engine.connect() as conn:
+        assert [tuple(r) for r in conn.execute(row)] == [
+            (Decimal("4482252000"), "statement", -3, table_doc)
+        ]
+
+
+def test_a_period_only_text_reports_shows_its_narrative_figure(engine: Engine) -> None:
+    text_doc = load(engine, "a", at(1), NARRATIVE_RESTATES)
+    row = select(FACTS_LATEST.c.origin, FACTS_LATEST.c.decimals, FACTS_LATEST.c.source_document_id)
+    with engine.connect() as conn:
+        assert [tuple(r) for r in conn.execute(row)] == [("narrative", -5, text_doc)]
+        fiscal = conn.execute(text("SELECT origin, decimals FROM facts_fiscal")).all()
+    assert [tuple(r) for r in fiscal] == [("narrative", -5)]
 
 
 def test_the_latest_report_of_equal_precision_wins(engine: Engine) -> None:
@@ -49,22 +72,22 @@ def test_a_more_precise_later_figure_replaces_a_narrative_one(engine: Engine) ->
 
 
 def test_the_rule_follows_the_chain_of_reports(engine: Engine) -> None:
-    # table, then a restating table, then a narrative agreeing with the restated figure
+    # table, then a restating table, then one agreeing with the restated figure to the million
     load(engine, "a", at(1), TABLE)
     restated = load(engine, "b", at(2), fact(value="4490012000"))
-    load(engine, "c", at(3), NARRATIVE_RESTATES)
+    load(engine, "c", at(3), fact(value="4490000000", decimals=-6))
     assert _latest(engine) == [(Decimal("4490012000"), restated)]
 
 
 def test_order_is_by_publication_not_by_load(engine: Engine) -> None:
-    newer = load(engine, "b", at(20), NARRATIVE_RESTATES)
+    newer = load(engine, "b", at(20), TABLE_RESTATES)
     load(engine, "a", at(1), TABLE)  # backfilled later, published earlier
     assert _latest(engine) == [(Decimal("4490000000"), newer)]
 
 
 def test_quarantined_documents_are_excluded(engine: Engine) -> None:
     good = load(engine, "a", at(1), TABLE)
-    load(engine, "b", at(2), NARRATIVE_RESTATES, quarantine=True)
+    load(engine, "b", at(2), TABLE_RESTATES, quarantine=True)
     assert _latest(engine) == [(Decimal("4482252000"), good)]
     with engine.connect() as conn:  # still in the history, marked as quarantined
         statuses = conn.execute(select(FACTS_HISTORY.c.document_status)).scalars().all()
@@ -133,6 +156,7 @@ def _guidance(engine: Engine) -> list[tuple]:
         g.variance_pct,
         g.guidance_document_id,
         g.actual_document_id,
+        g.actual_origin,
     )
     with engine.connect() as conn:
         return [tuple(r) for r in conn.execute(stmt)]
@@ -149,7 +173,7 @@ def _guide(engine: Engine, source_id: str, day: int, low: str, high: str, issued
 def test_guidance_is_pending_until_the_actual_is_reported(engine: Engine) -> None:
     guide = _guide(engine, "g", 1, "4100000000", "4300000000", date(2024, 3, 1))
     assert _guidance(engine) == [
-        (Decimal("4100000000"), Decimal("4300000000"), None, "pending", None, guide, None)
+        (Decimal("4100000000"), Decimal("4300000000"), None, "pending", None, guide, None, None)
     ]
 
 
@@ -157,14 +181,16 @@ def test_guidance_outcome_and_variance_use_the_latest_guidance(engine: Engine) -
     _guide(engine, "g1", 1, "4000000000", "4100000000", date(2024, 3, 1))
     guide = _guide(engine, "g2", 2, "4100000000", "4300000000", date(2024, 3, 2))
     actual = load(engine, "a", at(1), TABLE)
-    [(low, high, value, outcome, variance, g_doc, a_doc)] = _guidance(engine)
-    assert (low, high, value, outcome, g_doc, a_doc) == (
+    load(engine, "n", at(2), fact(value="4153200000", decimals=-5, origin="narrative"))
+    [(low, high, value, outcome, variance, g_doc, a_doc, origin)] = _guidance(engine)
+    assert (low, high, value, outcome, g_doc, a_doc, origin) == (
         Decimal("4100000000"),
         Decimal("4300000000"),
         Decimal("4482252000"),
         "above",
         guide,
         actual,
+        "statement",
     )
     # (4,482,252,000 - 4,200,000,000) / 4,200,000,000 * 100 = 6.7203...
     assert abs(Decimal(variance) - Decimal("6.7203")) < Decimal("0.0001")
