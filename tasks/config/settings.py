@@ -58,6 +58,14 @@ class Settings(BaseSettings):
     prefect_api_url: str = Field(
         "", validation_alias=AliasChoices("prefect_api_url", "PREFECT_API_URL")
     )
+    runtime_dir: Path | None = Field(
+        None,
+        description="Per-user folder every run of this user on this machine shares (the sources'"
+        " pacers); default $XDG_RUNTIME_DIR/filings, else /tmp/filings-$UID.",
+    )
+    xdg_runtime_dir: Path | None = Field(
+        None, validation_alias=AliasChoices("xdg_runtime_dir", "XDG_RUNTIME_DIR")
+    )
     http_timeout_seconds: float = Field(30.0, gt=0)
     sqlite_busy_timeout_seconds: float = Field(
         30.0, gt=0, description="How long a run waits for a SQLite warehouse another holds."

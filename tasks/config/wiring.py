@@ -4,10 +4,11 @@ The source registry is here, keyed by :class:`~tasks.core.enums.SourceName`: the
 decides which class serves a source. Adding a source is one module in ``tasks/sources`` (a
 :class:`~tasks.sources.protocol.Source`) and one entry in :data:`REGISTRY` (plus its settings).
 
-SEC allows 10 requests per second per user. A file pacer under the data folder covers every
-task, thread and process of the machine; where a Prefect server is configured
-(``PREFECT_API_URL``, or ``FILINGS_SEC_LIMITER=prefect``) a Prefect global concurrency limit
-with slot decay is taken first, for every flow run that uses that server.
+SEC allows 10 requests per second per user. A file pacer in the user's runtime folder
+(:mod:`tasks.config.runtime`) covers every task, thread and process of the user on the
+machine, whatever their data folder; HKEx's spacing is shared the same way. Where a Prefect
+server is configured (``PREFECT_API_URL``, or ``FILINGS_SEC_LIMITER=prefect``) a Prefect
+global concurrency limit with slot decay is taken first, for every flow run on that server.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from urllib.parse import urlsplit
 from sqlalchemy.engine import Engine
 
 from storage import db
+from tasks.config.runtime import pacer_file
 from tasks.config.settings import Settings, require_live_ready
 from tasks.core.enums import SourceName
 from tasks.core.errors import ConfigError
@@ -46,19 +48,29 @@ def raw_archive(settings: Settings) -> RawArchive:
 
 
 def sec_limiter(settings: Settings) -> Limiter:
-    """The limiter SEC requests share: the machine-wide file pacer (every thread and process
-    using this data folder), behind Prefect's global limit when a server is used."""
+    """The limiter SEC requests share: the user's file pacer for SEC's host (every thread and
+    process of the user, whatever the data folder), behind Prefect's global limit when a
+    server is used."""
     rate = settings.sec_max_requests_per_second
     mode = settings.sec_limiter
     if mode == "auto":
         mode = "prefect" if settings.prefect_api_url else "local"
     # Whole requests per rolling second: 10/s allows 10 in any second, never 11.
-    pacer = FilePacer(settings.data_dir.resolve() / "sec-requests.pacer", max(1, int(rate)))
+    pacer = FilePacer(pacer_file(settings, "sec", settings.sec_archives_url), max(1, int(rate)))
     if mode == "prefect":
         limiter = PrefectRateLimiter(settings.sec_rate_limit_name, rate)
         limiter.ensure()
         return Chained(limiter, pacer)
     return pacer
+
+
+def hkex_limiter(settings: Settings) -> Limiter:
+    """HKEx's spacing, shared by every client, thread and process of the user: a request starts
+    at least the setting's seconds after the previous one started and was answered."""
+    interval = settings.hkex_seconds_between_requests
+    if interval <= 0:
+        return RateLimiter(0)
+    return FilePacer(pacer_file(settings, "hkex", settings.hkex_url), 1, window=interval)
 
 
 def _loopback(url: str) -> bool:
@@ -67,9 +79,7 @@ def _loopback(url: str) -> bool:
 
 def directory(settings: Settings) -> HttpDirectory:
     """SEC's company tickers file and HKEx's stock list, where the settings point."""
-    hkex_http = _http(
-        settings, RateLimiter(settings.hkex_seconds_between_requests), (settings.hkex_url,)
-    )
+    hkex_http = _http(settings, hkex_limiter(settings), (settings.hkex_url,))
     sec_http = _http(settings, sec_limiter(settings), (settings.sec_archives_url,))
     hkex = HttpHkexClient(hkex_http, settings.hkex_url)
     return HttpDirectory(sec_http, settings.sec_archives_url, hkex)
@@ -93,9 +103,7 @@ def _edgar(settings: Settings) -> EdgarSource:
 
 
 def _hkex(settings: Settings) -> HkexSource:
-    http = _http(
-        settings, RateLimiter(settings.hkex_seconds_between_requests), (settings.hkex_url,)
-    )
+    http = _http(settings, hkex_limiter(settings), (settings.hkex_url,))
     client = HttpHkexClient(http, settings.hkex_url)
     return HkexSource(
         client, language=settings.hkex_language, overlap_days=settings.hkex_overlap_days
