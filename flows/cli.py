@@ -117,6 +117,7 @@ def _run(
     preflight.check_since(since)
     if source is SourceMode.live:
         require_live_ready(settings)
+    preflight.check_settings(settings, replay=source is SourceMode.replay)
     begin_prefect()
     with source_urls(source, settings), _progress(bars):
         # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
@@ -147,6 +148,7 @@ def ingest_files(
         preflight.check_issuers(settings, [issuer])
     day = published.date() if published else None
     preflight.check_since(day)
+    preflight.check_settings(settings)
     _check_intake(settings, paths, issuer, day)
     begin_prefect()
     # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
@@ -183,5 +185,6 @@ def serve(
     settings = settings_for(verbose=True)  # a long-running server: its logs are its output
     if source is SourceMode.live:
         require_live_ready(settings)
+    preflight.check_settings(settings, replay=source is SourceMode.replay)
     with source_urls(source, settings):
         serve_ingest(cron, timezone, port, lambda line: err.print(line, highlight=False))

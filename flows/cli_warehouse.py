@@ -78,6 +78,7 @@ def release(
 ) -> None:
     """Let a quarantined document's facts into facts_latest (records who and when)."""
     settings = settings_for(verbose=verbose)
+    preflight.check_settings(settings)
     preflight.check_quarantined(settings, document_id)
     begin_prefect()
     # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
@@ -99,6 +100,7 @@ def revalidate(
 ) -> None:
     """Run today's suites on stored facts again (no fetching); quarantine or un-quarantine."""
     settings = settings_for(verbose=verbose)
+    preflight.check_settings(settings)
     if issuer:
         preflight.check_issuers(settings, [issuer])
     preflight.check_documents(settings, document_ids or [])

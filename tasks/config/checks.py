@@ -1,0 +1,119 @@
+"""Settings checked before anything starts: the alert channels' URLs and addresses, and the
+warehouse reachable, each mistake one line naming the setting (never a secret's text).
+
+Without these, ``FILINGS_SMTP_URL=mailhost:25`` ran 41 s before failing at delivery, SMTP set
+without recipients sent nothing with exit 0, and an unreachable PostgreSQL was reported after
+two minutes, once Prefect had started.
+"""
+
+from __future__ import annotations
+
+from email.utils import getaddresses
+from urllib.parse import urlsplit
+
+from tasks.config.settings import Settings
+from tasks.core.errors import ConfigError
+
+DATABASE_TIMEOUT_SECONDS = 3
+
+
+def check_channels(settings: Settings) -> None:
+    """Every configured alert channel can be used as set: its URL well formed, its addresses
+    present. URLs held in Prefect Secret blocks are checked when read."""
+    smtp = _plain(settings.smtp_url)
+    if smtp is not None and not settings.smtp_url_block:
+        _check_url("FILINGS_SMTP_URL", smtp, ("smtp", "smtps"), "smtp://user:password@host:587")
+    if (smtp is not None or settings.smtp_url_block) and not settings.alert_email_to:
+        raise ConfigError(
+            "FILINGS_ALERT_EMAIL_TO: required when FILINGS_SMTP_URL is set (whom to e-mail)"
+        )
+    if settings.alert_email_to and smtp is None and not settings.smtp_url_block:
+        raise ConfigError("FILINGS_ALERT_EMAIL_TO is set but FILINGS_SMTP_URL is not: set both")
+    if settings.alert_email_to:
+        _check_addresses("FILINGS_ALERT_EMAIL_TO", settings.alert_email_to)
+        _check_addresses("FILINGS_ALERT_EMAIL_FROM", settings.alert_email_from)
+    for name, value, block in (
+        ("FILINGS_WEBHOOK_URL", settings.webhook_url, settings.webhook_url_block),
+        ("FILINGS_SLACK_WEBHOOK_URL", settings.slack_webhook_url, settings.slack_webhook_url_block),
+    ):
+        url = _plain(value)
+        if url is not None and not block:
+            _check_url(name, url, ("http", "https"), "https://host/path")
+
+
+def _plain(value: object) -> str | None:
+    get = getattr(value, "get_secret_value", None)
+    return None if get is None else str(get())
+
+
+def _check_url(name: str, url: str, schemes: tuple[str, ...], example: str) -> None:
+    # The message names the setting and what is wrong, never the URL: it may hold a password.
+    shape = f"{' or '.join(s + '://' for s in schemes)} URL with a host, e.g. {example}"
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+        host = parts.hostname
+    except ValueError:
+        raise ConfigError(f"{name}: not a valid URL (check its port); expected a {shape}") from None
+    if parts.scheme.lower() not in schemes or not host:
+        raise ConfigError(f"{name}: expected a {shape}")
+    if port == 0:
+        raise ConfigError(f"{name}: port 0 is not a port; expected a {shape}")
+
+
+def _check_addresses(name: str, value: str) -> None:
+    addresses = [a for _, a in getaddresses([value])]
+    if not addresses or any(
+        "@" not in a or a.startswith("@") or a.endswith("@") for a in addresses
+    ):
+        raise ConfigError(f"{name}: not a list of e-mail addresses (name@domain, comma-separated)")
+
+
+def check_database(
+    url: str, setting: str = "FILINGS_DATABASE_URL", timeout: int = DATABASE_TIMEOUT_SECONDS
+) -> None:
+    """The warehouse's server answers and its database exists, within ``timeout`` seconds; a
+    SQLite file's folder can be created. One line naming ``setting`` otherwise."""
+    # deferred for start-up speed: SQLAlchemy, only once the cheap checks passed
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from storage.db import make_engine, normalize_url
+
+    try:
+        parsed = normalize_url(url)
+    except ArgumentError:
+        raise ConfigError(f"{setting}: not a SQLAlchemy database URL") from None
+    if parsed.get_backend_name() == "sqlite":
+        try:
+            make_engine(parsed).dispose()  # creates the file's folder, opens nothing yet
+        except OSError as exc:
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise ConfigError(
+                f"{setting}: cannot create the SQLite file's folder{where}: {exc.strerror or exc}"
+            ) from None
+        return
+    where = f"{parsed.host or 'localhost'}:{parsed.port or 5432}"
+    engine = make_engine(parsed, connect_args={"connect_timeout": timeout})
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+    except SQLAlchemyError as exc:
+        problem = _database_problem(exc, where, parsed.database or "", timeout)
+        raise ConfigError(f"{setting}: {problem}") from None
+    finally:
+        engine.dispose()
+
+
+def _database_problem(exc: BaseException, where: str, database: str, timeout: int) -> str:
+    orig = getattr(exc, "orig", None) or exc
+    first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
+    if "does not exist" in first and database:
+        return (
+            f"database {database!r} does not exist on {where} "
+            f"(create it: createdb -h {where.replace(':', ' -p ')} {database})"
+        )
+    if "timeout" in first.lower():
+        return f"{where} did not answer within {timeout} s"
+    # psycopg: 'connection failed: connection to server at "h", port p failed: <reason>'
+    reason = first.rsplit(" failed: ", 1)[-1].strip() or type(orig).__name__
+    return f"cannot connect to {where} ({reason[:160]})"
