@@ -12,7 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from tasks.config import checks
+from tasks.config import settings_checks
 from tasks.config.settings import Settings
 from tasks.core.errors import PipelineError
 from tasks.core.records import Issuer
@@ -26,13 +26,13 @@ REPLAY_FOLDER = "replay"
 def check_settings(settings: Settings, replay: bool = False) -> None:
     """Every setting a run uses, the warehouse reachable included (within 3 s), before Prefect
     or any flow starts: a mistake is one line and nothing is started."""
-    checks.check_channels(settings)
+    settings_checks.check_channels(settings)
     if not replay:
-        checks.check_database(settings.warehouse_url)
+        settings_checks.check_database(settings.warehouse_url)
     elif settings.replay_database_url:
-        checks.check_database(settings.replay_database_url, "FILINGS_REPLAY_DATABASE_URL")
+        settings_checks.check_database(settings.replay_database_url, "FILINGS_REPLAY_DATABASE_URL")
     else:
-        checks.check_database(replay_paths(settings)["FILINGS_DATABASE_URL"])
+        settings_checks.check_database(replay_paths(settings)["FILINGS_DATABASE_URL"])
 
 
 def check_issuers(settings: Settings, tickers: Sequence[str]) -> list[Issuer]:
