@@ -4,7 +4,8 @@
   statement (frozen into the view by the revision that creates it; a test checks they agree).
 - ``facts_fiscal``: ``facts_latest`` with the label, fiscal year, period type (quarter, half,
   year, instant) and fiscal quarter, and (revision 0011) each figure's origin and decimals.
-  Fiscal years are calendar years: every configured issuer closes its year in December.
+  Fiscal years and quarters follow the issuer's fiscal year end (revision 0012,
+  :mod:`tasks.core.fiscal`: 52/53-week years, a year ending in January is the one before).
 - ``restatements``: each later report of a (issuer, metric, period) whose value differs from
   the report before it beyond the rounding of the less precise of the two: both values, both
   documents, both report dates.
@@ -23,6 +24,7 @@ from sqlalchemy import Column, Date, Integer, Table, Text
 from storage.types import SCALE, ExactDecimal
 from storage.view_parts import precision_steps, sql_literal
 from tasks.core.enums import Basis, Status
+from tasks.core.fiscal import DECEMBER
 from tasks.core.metrics import METRICS_CSV
 
 _US_GAAP, _QUARANTINED = sql_literal(Basis.US_GAAP), sql_literal(Status.QUARANTINED)
@@ -47,33 +49,55 @@ WITH m(metric, label, kind, unit, statement) AS (VALUES
 SELECT metric, label, kind, unit, statement FROM m"""
 
 
-def _parts(dialect: str) -> tuple[str, str, str]:
-    """SQL for the days a period spans, its end's month and its end's year."""
+def _parts(dialect: str) -> tuple[str, str, str, str]:
+    """SQL for the days a period spans, and its end's year, month and day."""
     if dialect == "postgresql":
-        return (
-            "(f.period_end - f.period_start)",
-            "CAST(EXTRACT(MONTH FROM f.period_end) AS INTEGER)",
-            "CAST(EXTRACT(YEAR FROM f.period_end) AS INTEGER)",
-        )
-    return (
-        "CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER)",
-        "CAST(strftime('%m', f.period_end) AS INTEGER)",
-        "CAST(strftime('%Y', f.period_end) AS INTEGER)",
-    )
+        year, month, day = (f"CAST(EXTRACT({p} FROM f.period_end) AS INTEGER)"
+                            for p in ("YEAR", "MONTH", "DAY"))  # fmt: skip
+        return "(f.period_end - f.period_start)", year, month, day
+    year, month, day = (f"CAST(strftime('%{p}', f.period_end) AS INTEGER)" for p in "Ymd")
+    return "CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER)", year, month, day
+
+
+# The issuer's year-end month and day ("MMDD"; December when not known), and the month whose
+# end is nearest it. No "%" anywhere: psycopg reads it as a placeholder.
+_YEAR_END = f"COALESCE(NULLIF(i.fiscal_year_end, ''), '{DECEMBER}')"
+_MONTH, _DAY = (f"CAST(SUBSTR({_YEAR_END}, {at}, 2) AS INTEGER)" for at in (1, 3))
+_YEAR_END_MONTH = (
+    f"CASE WHEN {_DAY} > 15 THEN {_MONTH} WHEN {_MONTH} = 1 THEN 12 ELSE {_MONTH} - 1 END"
+)
 
 
 def _facts_fiscal(dialect: str) -> str:
-    days, month, year = _parts(dialect)
-    quarter = f"({days} BETWEEN 80 AND 100)"
+    """facts_latest placed in its issuer's fiscal calendar, as tasks.core.fiscal does: the
+    period end at its nearest month end (year and month), counted from the year-end month."""
+    days, year, month, day = _parts(dialect)
+    quarter = "(p.days BETWEEN 80 AND 100)"
     return f"""
-SELECT f.issuer, f.metric, m.label, f.period_start, f.period_end, {year} AS fiscal_year,
-       CASE WHEN f.period_start IS NULL THEN 'instant' WHEN {quarter} THEN 'quarter'
-            WHEN {days} BETWEEN 170 AND 190 THEN 'half'
-            WHEN {days} BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
-       CASE WHEN f.period_start IS NULL OR {quarter} THEN ({month} + 2) / 3 END
+WITH nearest AS (
+    SELECT f.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value,
+           f.source_document_id, f.origin, f.decimals, {days} AS days,
+           {year} * 12 + {month} - 1 - CASE WHEN {day} <= 15 THEN 1 ELSE 0 END AS month_index,
+           {_YEAR_END_MONTH} AS year_end_month
+    FROM facts_latest f LEFT JOIN issuers i ON i.ticker = f.issuer
+),
+placed AS (
+    SELECT n.*, n.month_index / 12 AS end_year,
+           n.month_index - (n.month_index / 12) * 12 + 1 AS end_month
+    FROM nearest n
+)
+SELECT p.issuer, p.metric, m.label, p.period_start, p.period_end,
+       p.end_year + CASE WHEN p.end_month > p.year_end_month THEN 1 ELSE 0 END
+       - CASE WHEN p.year_end_month < 6 THEN 1 ELSE 0 END AS fiscal_year,
+       CASE WHEN p.period_start IS NULL THEN 'instant' WHEN {quarter} THEN 'quarter'
+            WHEN p.days BETWEEN 170 AND 190 THEN 'half'
+            WHEN p.days BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
+       CASE WHEN p.period_start IS NULL OR {quarter}
+            THEN (CASE WHEN p.end_month > p.year_end_month THEN p.end_month - p.year_end_month
+                       ELSE p.end_month + 12 - p.year_end_month END + 2) / 3 END
            AS fiscal_quarter,
-       f.unit, f.value, f.source_document_id, f.origin, f.decimals
-FROM facts_latest f LEFT JOIN metric_labels m ON m.metric = f.metric"""
+       p.unit, p.value, p.source_document_id, p.origin, p.decimals
+FROM placed p LEFT JOIN metric_labels m ON m.metric = p.metric"""
 
 
 def _restatements(dialect: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from storage import schema
@@ -46,15 +46,21 @@ TO_PROCESS = (
 
 
 def upsert_issuers(conn: Connection, items: Iterable[Issuer]) -> None:
-    """Insert issuers, or update name/CIK/HKEx code of the ones already known."""
+    """Insert issuers, or update name/CIK/HKEx code and fiscal year end of the ones already
+    known (an issuer whose fiscal year end is not given keeps the stored one)."""
     rows = list({i.ticker: issuer_row(i) for i in items}.values())
     for chunk in chunks(rows):
         stmt = insert(conn, issuers).values(chunk)
         changed = {c: stmt.excluded[c] for c in ("name", "cik", "hkex_code")}
+        year_end = func.coalesce(
+            func.nullif(stmt.excluded.fiscal_year_end, ""), issuers.c.fiscal_year_end
+        )
+        changed["fiscal_year_end"] = year_end
         differs = (
             (issuers.c.name != stmt.excluded.name)
             | (issuers.c.cik != stmt.excluded.cik)
             | (issuers.c.hkex_code != stmt.excluded.hkex_code)
+            | (issuers.c.fiscal_year_end != year_end)
         )
         conn.execute(
             stmt.on_conflict_do_update(index_elements=["ticker"], set_=changed, where=differs)

@@ -176,6 +176,7 @@ def issuer_row(issuer: Issuer) -> Row:
         "name": issuer.name,
         "cik": issuer.cik,
         "hkex_code": issuer.hkex_code,
+        "fiscal_year_end": issuer.fiscal_year_end,
     }
 
 

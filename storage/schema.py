@@ -81,6 +81,8 @@ issuers = Table(
     Column("name", Text, nullable=False),
     Column("cik", Text, nullable=False),
     Column("hkex_code", Text, nullable=False),
+    # 0012: "MMDD" the fiscal year ends on ("" = not known: facts_fiscal takes December)
+    Column("fiscal_year_end", Text, nullable=False, server_default=""),
 )
 
 documents = Table(

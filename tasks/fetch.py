@@ -11,6 +11,7 @@ it is talking to.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from typing import ParamSpec, TypeVar
 
@@ -124,6 +125,8 @@ def record_listing(engine: Engine, source: str, issuer: Issuer, listing: Listing
     """Record the listed documents (returning the ids new to the warehouse), their metadata,
     amendment and disclosure links, and the cursor, in one transaction (a failure means the
     next run lists again)."""
+    if listing.fiscal_year_end and not issuer.fiscal_year_end:  # the issuers file wins
+        issuer = replace(issuer, fiscal_year_end=listing.fiscal_year_end)
     with engine.begin() as conn:
         documents.upsert_issuers(conn, [issuer])
         new = documents.record_documents(conn, listing.refs)

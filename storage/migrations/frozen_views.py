@@ -939,3 +939,66 @@ VIEWS_0011: Views = {
         "postgresql": _GUIDANCE_VS_ACTUAL_0011_POSTGRESQL,
     },
 }
+
+
+# Revision 0012: facts_fiscal places periods in the issuer's fiscal calendar (issuers.fiscal_year_end,
+# 52/53-week years; tasks.core.fiscal).
+_FACTS_FISCAL_0012_SQLITE = """
+WITH nearest AS (
+    SELECT f.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value,
+           f.source_document_id, f.origin, f.decimals, CAST(julianday(f.period_end) - julianday(f.period_start) AS INTEGER) AS days,
+           CAST(strftime('%Y', f.period_end) AS INTEGER) * 12 + CAST(strftime('%m', f.period_end) AS INTEGER) - 1 - CASE WHEN CAST(strftime('%d', f.period_end) AS INTEGER) <= 15 THEN 1 ELSE 0 END AS month_index,
+           CASE WHEN CAST(SUBSTR(COALESCE(NULLIF(i.fiscal_year_end, ''), '1231'), 3, 2) AS INTEGER) > 15 THEN CAST(SUBSTR(COALESCE(NULLIF(i.fiscal_year_end, ''), '1231'), 1, 2) AS INTEGER) WHEN CAST(SUBSTR(COALESCE(NULLIF(i.fiscal_year_end, ''), '1231'), 1, 2) AS INTEGER) = 1 THEN 12 ELSE CAST(SUBSTR(COALESCE(NULLIF(i.fiscal_year_end, ''), '1231'), 1, 2) AS INTEGER) - 1 END AS year_end_month
+    FROM facts_latest f LEFT JOIN issuers i ON i.ticker = f.issuer
+),
+placed AS (
+    SELECT n.*, n.month_index / 12 AS end_year,
+           n.month_index - (n.month_index / 12) * 12 + 1 AS end_month
+    FROM nearest n
+)
+SELECT p.issuer, p.metric, m.label, p.period_start, p.period_end,
+       p.end_year + CASE WHEN p.end_month > p.year_end_month THEN 1 ELSE 0 END
+       - CASE WHEN p.year_end_month < 6 THEN 1 ELSE 0 END AS fiscal_year,
+       CASE WHEN p.period_start IS NULL THEN 'instant' WHEN (p.days BETWEEN 80 AND 100) THEN 'quarter'
+            WHEN p.days BETWEEN 170 AND 190 THEN 'half'
+            WHEN p.days BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
+       CASE WHEN p.period_start IS NULL OR (p.days BETWEEN 80 AND 100)
+            THEN (CASE WHEN p.end_month > p.year_end_month THEN p.end_month - p.year_end_month
+                       ELSE p.end_month + 12 - p.year_end_month END + 2) / 3 END
+           AS fiscal_quarter,
+       p.unit, p.value, p.source_document_id, p.origin, p.decimals
+FROM placed p LEFT JOIN metric_labels m ON m.metric = p.metric
+"""
+_FACTS_FISCAL_0012_POSTGRESQL = """
+WITH nearest AS (
+    SELECT f.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value,
+           f.source_document_id, f.origin, f.decimals, (f.period_end - f.period_start) AS days,
+           CAST(EXTRACT(YEAR FROM f.period_end) AS INTEGER) * 12 + CAST(EXTRACT(MONTH FROM f.period_end) AS INTEGER) - 1 - CASE WHEN CAST(EXTRACT(DAY FROM f.period_end) AS INTEGER) <= 15 THEN 1 ELSE 0 END AS month_index,
+           CASE WHEN CAST(SUBSTR(COALESCE(NULLIF(i.fiscal_year_end, ''), '1231'), 3, 2) AS INTEGER) > 15 THEN CAST(SUBSTR(COALESCE(NULLIF(i.fiscal_year_end, ''), '1231'), 1, 2) AS INTEGER) WHEN CAST(SUBSTR(COALESCE(NULLIF(i.fiscal_year_end, ''), '1231'), 1, 2) AS INTEGER) = 1 THEN 12 ELSE CAST(SUBSTR(COALESCE(NULLIF(i.fiscal_year_end, ''), '1231'), 1, 2) AS INTEGER) - 1 END AS year_end_month
+    FROM facts_latest f LEFT JOIN issuers i ON i.ticker = f.issuer
+),
+placed AS (
+    SELECT n.*, n.month_index / 12 AS end_year,
+           n.month_index - (n.month_index / 12) * 12 + 1 AS end_month
+    FROM nearest n
+)
+SELECT p.issuer, p.metric, m.label, p.period_start, p.period_end,
+       p.end_year + CASE WHEN p.end_month > p.year_end_month THEN 1 ELSE 0 END
+       - CASE WHEN p.year_end_month < 6 THEN 1 ELSE 0 END AS fiscal_year,
+       CASE WHEN p.period_start IS NULL THEN 'instant' WHEN (p.days BETWEEN 80 AND 100) THEN 'quarter'
+            WHEN p.days BETWEEN 170 AND 190 THEN 'half'
+            WHEN p.days BETWEEN 355 AND 370 THEN 'year' ELSE 'other' END AS period_type,
+       CASE WHEN p.period_start IS NULL OR (p.days BETWEEN 80 AND 100)
+            THEN (CASE WHEN p.end_month > p.year_end_month THEN p.end_month - p.year_end_month
+                       ELSE p.end_month + 12 - p.year_end_month END + 2) / 3 END
+           AS fiscal_quarter,
+       p.unit, p.value, p.source_document_id, p.origin, p.decimals
+FROM placed p LEFT JOIN metric_labels m ON m.metric = p.metric
+"""
+VIEWS_0012: Views = {
+    **VIEWS_0011,
+    "facts_fiscal": {
+        "sqlite": _FACTS_FISCAL_0012_SQLITE,
+        "postgresql": _FACTS_FISCAL_0012_POSTGRESQL,
+    },
+}

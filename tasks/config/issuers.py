@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tasks.core.errors import ConfigError, PipelineError
+from tasks.core.fiscal import valid_year_end
 from tasks.core.records import Issuer
 
 DEFAULT_ISSUERS = (
@@ -22,7 +23,8 @@ DEFAULT_ISSUERS = (
 def read_issuers(path: Path) -> tuple[Issuer, ...]:
     """Issuers from a TOML file of ``[[issuer]]`` tables: ticker plus cik and/or hkex_code
     (either may be absent); name defaults to the ticker; ``aliases``: other names its documents
-    print (a Chinese name), each enough to tell a document is the issuer's."""
+    print (a Chinese name), each enough to tell a document is the issuer's; ``fiscal_year_end``:
+    "MMDD" its fiscal year ends on (default: SEC's, else December)."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         return tuple(_issuer(r) for r in data["issuer"])
@@ -38,12 +40,19 @@ def _issuer(row: dict[str, object]) -> Issuer:
     aliases = row.get("aliases", [])
     if not isinstance(aliases, list):
         raise ValueError(f"issuer {ticker}: aliases must be a list of names")
+    year_end = str(row.get("fiscal_year_end", "")).strip()
+    if year_end and not valid_year_end(year_end):
+        raise ValueError(
+            f'issuer {ticker}: fiscal_year_end {year_end!r} is not a month and day as "MMDD" '
+            '(e.g. "0131", "1231")'
+        )
     return Issuer(
         ticker=ticker,
         name=str(row.get("name") or ticker),
         cik=cik.zfill(10) if cik else "",
         hkex_code=code.zfill(5) if code else "",
         aliases=tuple(str(a).strip() for a in aliases if str(a).strip()),
+        fiscal_year_end=year_end,
     )
 
 
@@ -56,6 +65,7 @@ def write_issuers(path: Path, issuers: Sequence[Issuer]) -> None:
         lines += [f"hkex_code = {_quoted(i.hkex_code)}"] if i.hkex_code else []
         if i.aliases:
             lines.append(f"aliases = [{', '.join(_quoted(a) for a in i.aliases)}]")
+        lines += [f"fiscal_year_end = {_quoted(i.fiscal_year_end)}"] if i.fiscal_year_end else []
         blocks.append("[[issuer]]\n" + "\n".join(lines) + "\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
@@ -71,9 +81,13 @@ def _quoted(value: str) -> str:
 def with_issuer(configured: Sequence[Issuer], issuer: Issuer) -> tuple[Issuer, ...]:
     """The configured issuers with ``issuer`` added, or replacing the one of its ticker."""
     kept = [i for i in configured if i.ticker != issuer.ticker]
-    before = [i.aliases for i in configured if i.ticker == issuer.ticker]
-    if before and not issuer.aliases:  # a refresh keeps the names a person added
-        issuer = replace(issuer, aliases=before[0])
+    before = [i for i in configured if i.ticker == issuer.ticker]
+    if before:  # a refresh keeps the names and the year end a person set
+        issuer = replace(
+            issuer,
+            aliases=issuer.aliases or before[0].aliases,
+            fiscal_year_end=issuer.fiscal_year_end or before[0].fiscal_year_end,
+        )
     return (*kept, issuer)
 
 

@@ -34,6 +34,9 @@ class Issuer:
     hkex_code: str  # 5 digits, zero padded ("03660")
     # other names its documents print it under (a Chinese name, a former name)
     aliases: tuple[str, ...] = ()
+    # "MMDD" its fiscal year ends on (SEC's fiscalYearEnd, "0201" for a 52/53-week year ending
+    # near January 31); "" when not set: SEC's is learnt at listing, else December
+    fiscal_year_end: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ import lxml.html
 
 from tasks.core.enums import SourceName
 from tasks.core.errors import ParseError
+from tasks.core.fiscal import valid_year_end
 from tasks.core.records import DocumentRef, Issuer, SourceFile
 from tasks.sources import urls
 from tasks.sources.http import Response
@@ -223,7 +224,14 @@ def list_edgar(
     )
     newest = max((r.filing_date for r in rows), default=None)
     start = min(since, covered) if covered else since
-    return Listing(items, {"covered_from": iso(start), "newest": iso(newest)})
+    cursor_out = {"covered_from": iso(start), "newest": iso(newest)}
+    return Listing(items, cursor_out, fiscal_year_end(body))
+
+
+def fiscal_year_end(body: Mapping[str, Any]) -> str:
+    """SEC's ``fiscalYearEnd`` ("0201"), or "" when absent or not a month and day."""
+    value = str(body.get("fiscalYearEnd") or "").strip()
+    return value if valid_year_end(value) else ""
 
 
 def _older_rows(

@@ -46,6 +46,7 @@ class Listing:
 
     items: tuple[Listed, ...] = ()
     cursor: dict[str, str] = field(default_factory=dict)
+    fiscal_year_end: str = ""  # "MMDD" when the source says (SEC's fiscalYearEnd)
 
     @property
     def refs(self) -> list[DocumentRef]:

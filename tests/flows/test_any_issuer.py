@@ -20,7 +20,7 @@ from sqlalchemy import select, text
 from flows.ingest import ingest, ingest_local
 from storage.db import table_counts
 from storage.schema import documents, validation_results
-from storage.views import FACTS_LATEST, LINE_ITEMS
+from storage.views import FACTS_FISCAL, FACTS_LATEST, LINE_ITEMS
 from tasks.config.issuers import read_issuers
 from tasks.extract import declared_rules
 from tasks.sources.replay import ReplayServer, default_archive_root
@@ -40,12 +40,33 @@ hkex_code = "03660"
 [[issuer]]
 ticker = "BKE"
 cik = "885245"
+fiscal_year_end = "0201"
 
 [[issuer]]
 ticker = "ALCO"
 hkex_code = "328"
 """
 Q3 = (date(2024, 8, 4), date(2024, 11, 2))  # thirteen weeks ended November 2, 2024
+# Buckle's fiscal calendar (52/53 weeks to the Saturday nearest January 31): each period of the
+# release, by its start and end, as (period type, fiscal year, fiscal quarter).
+BUCKLE_FISCAL = {
+    (None, date(2023, 10, 28)): ("instant", 2023, 3),
+    (None, date(2024, 2, 3)): ("instant", 2023, 4),  # fiscal 2023's year-end balance sheet
+    (None, date(2024, 11, 2)): ("instant", 2024, 3),
+    (date(2023, 7, 30), date(2023, 10, 28)): ("quarter", 2023, 3),
+    Q3: ("quarter", 2024, 3),
+    (date(2023, 1, 29), date(2023, 10, 28)): ("other", 2023, None),  # thirty-nine weeks
+    (date(2024, 2, 4), date(2024, 11, 2)): ("other", 2024, None),
+}
+
+
+def fiscal_periods(engine) -> dict[tuple[date | None, date], tuple[str, int, int | None]]:
+    """BKE's periods in facts_fiscal, each with its type, fiscal year and quarter."""
+    v = FACTS_FISCAL.c
+    stmt = select(v.period_start, v.period_end, v.period_type, v.fiscal_year, v.fiscal_quarter)
+    with engine.connect() as conn:
+        rows = conn.execute(stmt.where(v.issuer == "BKE").distinct()).all()
+    return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
 
 
 def _amount(cell: str, scale: int) -> Decimal:
@@ -95,6 +116,10 @@ def test_every_statement_row_is_a_line_item_in_dollars_and_weeks(buckle) -> None
     assert {r.period_end for r in rows} == {
         date(2024, 11, 2), date(2023, 10, 28), date(2024, 2, 3)
     }  # fmt: skip
+
+
+def test_fiscal_periods_follow_the_year_end_set_in_the_issuers_file(buckle) -> None:
+    assert fiscal_periods(buckle) == BUCKLE_FISCAL
 
 
 def test_the_standard_metrics_are_mapped_without_a_catalog(buckle) -> None:
@@ -207,3 +232,5 @@ def test_the_replay_archive_lists_buckles_8k_under_its_own_cik(warehouse, monkey
         rows = conn.execute(select(LINE_ITEMS).where(LINE_ITEMS.c.issuer == "BKE")).all()
     got = {(r.statement, r.label, r.period_start, r.period_end, r.value) for r in rows}
     assert got == golden_cells()  # the same 144 cells as the hand-dropped file
+    # the archive's issuers file sets no year end: SEC's submissions JSON says "0201"
+    assert fiscal_periods(warehouse) == BUCKLE_FISCAL

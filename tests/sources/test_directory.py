@@ -80,6 +80,18 @@ def test_aliases_round_trip_and_survive_a_refresh(tmp_path: Path) -> None:
         read_issuers(path)
 
 
+def test_a_fiscal_year_end_round_trips_survives_a_refresh_and_is_checked(tmp_path: Path) -> None:
+    path = tmp_path / "issuers.toml"
+    bke = Issuer("BKE", "BUCKLE INC", "0000885245", "", fiscal_year_end="0201")
+    write_issuers(path, (bke,))
+    assert read_issuers(path) == (bke,)
+    refreshed = with_issuer((bke,), Issuer("BKE", "BUCKLE INC", "0000885245", ""))
+    assert refreshed[0].fiscal_year_end == "0201"
+    path.write_text('[[issuer]]\nticker = "X"\ncik = "1"\nfiscal_year_end = "0231"\n', "utf-8")
+    with pytest.raises(ConfigError, match="fiscal_year_end '0231' is not a month and day"):
+        read_issuers(path)
+
+
 @pytest.fixture
 def cli_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))

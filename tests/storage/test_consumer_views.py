@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from sqlalchemy import Engine
-from storage_factories import Q1, at, fact, load
+from sqlalchemy import Engine, select
+from storage_factories import Q1, at, check, fact, load
 
 import filings
 from storage.consumer_views import metric_rows
+from storage.documents import record_documents, upsert_issuers
+from storage.loading import load_document
+from storage.views import FACTS_FISCAL
+from tasks.core.fiscal import fiscal_period
+from tasks.core.records import DocumentRef, Fact, Issuer
 
 FIRST = fact(value="4482252000", decimals=-3)
 RESTATED = fact(value="4490000000", decimals=-3)
@@ -64,3 +69,61 @@ def test_export_writes_exact_csv_and_parquet(engine: Engine, db_url: str, tmp_pa
     table = pq.read_table(tmp_path / "pq" / "facts_fiscal.parquet")
     assert table.schema.field("value").type == pa.decimal128(38, 6)
     assert Decimal("4490000000") in table.column("value").to_pylist()
+
+
+# Fiscal calendars: each issuer's year end ("MMDD"), and what facts_fiscal says of its periods.
+_YEAR_ENDS = {"QFIN": "", "BKE": "0201", "MARCH": "0331", "JUNE": "0630", "EARLY": "0103"}
+
+
+def _issuer_document(engine: Engine, ticker: str, *facts: Fact) -> None:
+    year_end = _YEAR_ENDS[ticker]
+    issuer = Issuer(ticker, ticker, "0000000001", "", fiscal_year_end=year_end)
+    doc = DocumentRef("sec", f"fy-{ticker}", ticker, "6-K", "t", at(1), "https://example.test")
+    with engine.begin() as conn:
+        upsert_issuers(conn, [issuer])
+        record_documents(conn, [doc])
+    load_document(engine, doc.document_id, list(facts), [check()], quarantine=False)
+
+
+def _fiscal(engine: Engine, ticker: str) -> dict[tuple[date | None, date], tuple]:
+    v = FACTS_FISCAL.c
+    stmt = select(v.period_start, v.period_end, v.period_type, v.fiscal_year, v.fiscal_quarter)
+    with engine.connect() as conn:
+        rows = conn.execute(stmt.where(v.issuer == ticker)).all()
+    return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
+
+
+def test_fiscal_year_and_quarter_follow_each_issuers_year_end(engine: Engine) -> None:
+    quarter = lambda start, end: fact(period=(date(*start), date(*end)))  # noqa: E731
+    instant = lambda *end: fact("total_assets", period=(None, date(*end)))  # noqa: E731
+    _issuer_document(engine, "QFIN", quarter((2024, 1, 1), (2024, 3, 31)), instant(2024, 12, 31))
+    # 52/53 weeks to the Saturday nearest January 31 (SEC's fiscalYearEnd "0201")
+    _issuer_document(engine, "BKE", quarter((2024, 8, 4), (2024, 11, 2)), instant(2024, 2, 3),
+                     fact(period=(date(2023, 1, 29), date(2024, 2, 3))))  # fmt: skip
+    _issuer_document(engine, "MARCH", quarter((2024, 4, 1), (2024, 6, 30)), instant(2025, 3, 31),
+                     fact(period=(date(2024, 4, 1), date(2025, 3, 31))))  # fmt: skip
+    assert _fiscal(engine, "QFIN") == {
+        (date(2024, 1, 1), date(2024, 3, 31)): ("quarter", 2024, 1),
+        (None, date(2024, 12, 31)): ("instant", 2024, 4),
+    }
+    assert _fiscal(engine, "BKE") == {
+        (date(2024, 8, 4), date(2024, 11, 2)): ("quarter", 2024, 3),
+        (None, date(2024, 2, 3)): ("instant", 2023, 4),
+        (date(2023, 1, 29), date(2024, 2, 3)): ("year", 2023, None),  # 53 weeks
+    }
+    assert _fiscal(engine, "MARCH") == {  # "2024/25": named after the year most months are in
+        (date(2024, 4, 1), date(2024, 6, 30)): ("quarter", 2024, 1),
+        (None, date(2025, 3, 31)): ("instant", 2024, 4),
+        (date(2024, 4, 1), date(2025, 3, 31)): ("year", 2024, None),
+    }
+
+
+def test_the_view_places_every_day_of_the_year_as_tasks_core_fiscal_does(engine: Engine) -> None:
+    # Instants on every fifth day of two years (so every day of the month comes up), for year
+    # ends in January (52/53 weeks), March, June, December and the first days of January.
+    ends = [date(2023, 1, 1) + timedelta(days=n) for n in range(0, 731, 5)]
+    for ticker in _YEAR_ENDS:
+        _issuer_document(engine, ticker, *(fact("total_assets", period=(None, e)) for e in ends))
+    for ticker, year_end in _YEAR_ENDS.items():
+        got = _fiscal(engine, ticker)
+        assert got == {(None, e): ("instant", *fiscal_period(e, year_end)) for e in ends}, ticker

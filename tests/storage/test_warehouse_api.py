@@ -44,6 +44,20 @@ def test_upsert_issuers_inserts_then_updates(engine: Engine) -> None:
     assert rows == [("QFIN", "Qifu")]
 
 
+def test_a_learnt_fiscal_year_end_stays_until_another_is_given(engine: Engine) -> None:
+    # SEC's fiscalYearEnd is learnt at listing; a run from an issuers file that sets none
+    # keeps it, and one that sets another replaces it.
+    learnt = Issuer("BKE", "BUCKLE INC", "0000885245", "", fiscal_year_end="0201")
+    unset = Issuer("BKE", "BUCKLE INC", "0000885245", "")
+    with engine.begin() as conn:
+        upsert_issuers(conn, [learnt])
+        upsert_issuers(conn, [unset])
+        kept = conn.execute(select(issuers.c.fiscal_year_end)).scalar_one()
+        upsert_issuers(conn, [Issuer("BKE", "BUCKLE INC", "0000885245", "", (), "0203")])
+        replaced = conn.execute(select(issuers.c.fiscal_year_end)).scalar_one()
+    assert (kept, replaced) == ("0201", "0203")
+
+
 def test_record_documents_returns_only_new_ids(engine: Engine) -> None:
     first, second = ref("0001104659-24-032436", at(12)), ref("0001104659-24-061234", at(20))
     with engine.begin() as conn:
