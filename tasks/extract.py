@@ -16,7 +16,7 @@ from pathlib import Path
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from tasks.core.enums import DocKind, Origin
+from tasks.core.enums import RESULTS_KINDS, DocKind, Origin
 from tasks.core.errors import ConfigError, ParseError, RefusedFileError
 from tasks.core.precision import select_stored_facts
 from tasks.core.readouts import LocalIntake
@@ -249,8 +249,11 @@ def inspect_local_file(
 
 def require_content(name: str, extraction: Extraction) -> None:
     """A hand-dropped file must yield something: a statement row, a figure, an outlook or a
-    dividend. Refused otherwise (one line), never loaded silently empty."""
+    dividend. Refused otherwise (one line), never loaded silently empty. A results document
+    whose statements could not be read is kept: the statement gate quarantines it, saying why."""
     if extraction.rows or extraction.facts or extraction.guidance or extraction.dividends:
+        return
+    if extraction.kind in RESULTS_KINDS:
         return
     raise RefusedFileError(
         f"{name} refused: nothing read from it (no statement table, figure, outlook or "

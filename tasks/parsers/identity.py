@@ -15,23 +15,12 @@ from dataclasses import dataclass
 from datetime import date
 
 from tasks.core.records import Issuer
-from tasks.parsers import prose
-from tasks.parsers.outlook import issue_date
-from tasks.parsers.zh import zh_number
+from tasks.parsers.dateline import dateline
 
 _SUFFIXES = re.compile(
     r"[,.]?\s+(?:inc|incorporated|ltd|limited|corp|corporation|co|company|plc|holdings?|group)\.?$",
     re.IGNORECASE,
 )
-# Lines that date an announcement when it has no press-release dateline (HKEx forms, returns).
-_DATED = re.compile(
-    r"(?:announcement date|date submitted|date of (?:this )?announcement|hong kong,"
-    r"|for immediate release)\s*:?\s*",
-    re.IGNORECASE,
-)
-# A Chinese edition's dateline: "香港，二零二五年六月二十七日" (or in Arabic digits).
-_ZH_NUM = r"[零〇○一二三四五六七八九十\d]+"
-_ZH_DATE = re.compile(rf"香港\s*[，,]\s*({_ZH_NUM})\s*年\s*({_ZH_NUM})\s*月\s*({_ZH_NUM})\s*日")
 _CODE_LABEL = r"(?:stock\s+code|股份代號|股份代号|證券代號|证券代码)\s*[:：]?\s*"
 # How a document says whose it is: "(NYSE: BKE)", "Nasdaq: QFIN", "Stock Code: 3660".
 _TICKER_MARK = re.compile(
@@ -135,21 +124,7 @@ def _label(issuer: Issuer) -> str:
 
 
 def publication_date(text: str) -> date | None:
-    """When the document says it was published: a press release's dateline or "Date:" line,
-    else an HKEx form's "Announcement date" / "Date Submitted" / "Hong Kong, 13 March 2024"."""
-    found = issue_date(text)
-    if found is not None:
-        return found
-    for label in _DATED.finditer(text):
-        rest = text[label.end() : label.end() + 40]
-        for pattern in (prose.DAY_FIRST_RE, prose.DATE_RE):
-            match = pattern.match(rest)
-            if match:
-                return prose.parse_date(match)
-    zh = _ZH_DATE.search(text)
-    if zh:
-        try:
-            return date(*(zh_number(part) for part in zh.groups()))
-        except ValueError:
-            return None
-    return None
+    """When the document says it was published (:func:`dateline.dateline`): a press release's
+    or wire service's dateline, a "Date:" line, an HKEx form's "Announcement date", "Hong Kong,
+    30 March 2015", or a Chinese edition's "香港，二零一五年三月三十日"."""
+    return dateline(text)

@@ -19,6 +19,7 @@ from decimal import Decimal
 from tasks.core.records import Guidance, Provenance
 from tasks.parsers import prose
 from tasks.parsers.catalog import LabelCatalog
+from tasks.parsers.dateline import dateline
 from tasks.parsers.prose import Period
 
 _OUTLOOK = re.compile(r"Business Outlook (?P<body>.*?)(?= Conference Call|$)")
@@ -36,11 +37,6 @@ _RANGE = re.compile(
     r"(?P<glo>\d+(?:\.\d+)?)% and (?P<ghi>\d+(?:\.\d+)?)%)?"
 )
 _ON_CALL = re.compile(r"will provide [^.]*guidance[^.]*(?:conference|earnings) call")
-# the press release's own dateline first (the HKEx cover note is dated a day later)
-_DATELINES = tuple(
-    re.compile(prefix + "(" + prose.DATE_RE.pattern + ")")
-    for prefix in (r"(?:Shanghai|Beijing), China, ", r"Hong Kong, ", r"\bDate: ")
-)
 _SCALE = {"billion": 9, "million": 6}
 
 
@@ -59,7 +55,7 @@ def extract_guidance(text: str, catalog: LabelCatalog, document: str) -> Outlook
     if match is None:
         return Outlook((), ())
     body = match["body"]
-    issued = issue_date(cleaned)
+    issued = dateline(cleaned)
     if issued is None:
         return Outlook((), (f"{document}: Business Outlook without a release date; not stored",))
     where = Provenance(document, "narrative: Business Outlook", "Business Outlook", "", body[:300])
@@ -135,14 +131,3 @@ def _reported_quarter(text: str) -> Period | None:
     """The latest quarter a release reports on, from its section headings."""
     quarters = [s.period for s in prose.sections(text) if s.period and s.heading[:4] != "Full"]
     return max(quarters, key=lambda p: p[1]) if quarters else None
-
-
-def issue_date(cleaned: str) -> date | None:
-    """The release date: its dateline, else its "Date:" signature line."""
-    for pattern in _DATELINES:
-        match = pattern.search(cleaned)
-        if match:
-            inner = prose.DATE_RE.search(match[1])
-            assert inner is not None
-            return prose.parse_date(inner)
-    return None

@@ -28,6 +28,8 @@ _SPACES = re.compile(r"  +")
 _PAGE_NUMBER = re.compile(
     r"^[ \t]*[-–]?[ \t]*(?:page[ \t]*)?\d{1,3}[ \t]*[-–]?[ \t]*$", re.MULTILINE | re.IGNORECASE
 )
+_CJK = r"[\u3001-\u303f\u3400-\u9fff\uff00-\uffef]"
+_CJK_GAP = re.compile(rf"(?<={_CJK})[ \t]+(?={_CJK})")
 _STRETCH = 1 << 16  # characters cleaned at a time
 _WHITESPACE = str.maketrans({c: " " for c in "\n\r\t\f\v\xa0\u2028\u2029"})
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -91,6 +93,12 @@ def _clean_lines(text: str) -> str:
     for pattern in _FOOTNOTES:
         text = pattern.sub("", text)
     return _SPACES.sub(" ", text)
+
+
+def join_cjk(text: str) -> str:
+    """Chinese as printed: a PDF text layer that spaces out Chinese characters ("香 港，2015年
+    年 度 業 績") loses the spaces between two CJK characters or full-width marks."""
+    return _CJK_GAP.sub("", text)
 
 
 def _stretches(text: str) -> Iterator[str]:
