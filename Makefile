@@ -33,9 +33,10 @@ test: $(STAMP)
 e2e: $(STAMP)
 	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest tests/e2e $(PYTEST_ARGS)
 
-## Guidance versus actual from the warehouse: prints it and writes data/reports/guidance.png/.html.
+## Guidance versus actual from the demo warehouse `make run` fills: prints it and writes
+## data/replay/reports/guidance.png and guidance.html (`filings report` reads the live one).
 report: $(STAMP)
-	$(BIN)/filings report
+	$(BIN)/filings report --replay
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

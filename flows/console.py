@@ -7,13 +7,15 @@ from contextlib import contextmanager
 from decimal import Decimal
 from itertools import groupby
 
-from rich.console import Console
+from rich.console import Console, Group
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.table import Table
+from rich.text import Text
 
 from flows import progress
 from tasks.core.readouts import GuidanceRow, WarehouseStatus
-from tasks.runs.guidance_report import quarter_label
+from tasks.runs.guidance_report import display_unit, metric_label, quarter_label
 
 
 class ProgressBars:
@@ -70,50 +72,71 @@ def progress_bars(console: Console) -> Iterator[None]:
 
 
 def status_tables(state: WarehouseStatus) -> list[Table]:
-    """Last runs, documents by status, undelivered alerts."""
-    runs = Table("started (UTC)", "finished", "status", "ingested", "facts", "run", title="Runs")
+    """Last runs, documents by status, undelivered alerts: 80 columns wide, ids never cut
+    (an alert's subject goes on its own line, wrapped)."""
+    runs = _table("Runs")
+    runs.add_column("started (UTC)", no_wrap=True)
+    runs.add_column("status", no_wrap=True)
+    for name in ("docs", "facts"):
+        runs.add_column(name, justify="right", no_wrap=True)
+    runs.add_column("run", no_wrap=True)
     for r in state.runs:
         runs.add_row(
-            f"{r.started_at:%Y-%m-%d %H:%M:%S}",
-            f"{r.finished_at:%H:%M:%S}" if r.finished_at else "-",
+            f"{r.started_at:%Y-%m-%d %H:%M}",
             r.status,
             str(r.summary.get("ingested", "-")),
             str(r.summary.get("facts_loaded", "-")),
             r.flow_run_id or r.run_id,
         )
-    docs = Table("status", "documents", title="Documents")
+    docs = _table("Documents")
+    docs.add_column("status")
+    docs.add_column("documents", justify="right")
     for name, count in state.documents_by_status.items():
         docs.add_row(name, str(count))
-    alerts = Table(
-        "created (UTC)", "kind", "issuer", "subject", "alert", title="Undelivered alerts"
-    )
+    alerts = _table("Undelivered alerts")
+    alerts.add_column("alert, created (UTC), kind, issuer / subject", overflow="fold")
     for a in state.undelivered:
-        alerts.add_row(f"{a.created_at:%Y-%m-%d %H:%M}", a.kind, a.issuer, a.subject, a.alert_id)
+        head = f"{a.alert_id}  {a.created_at:%Y-%m-%d %H:%M}  {a.kind}  {a.issuer}"
+        alerts.add_row(Group(Text(head), Padding(Text(a.subject), (0, 0, 0, 4))))
     return [runs, docs, alerts]
 
 
+def _table(title: str) -> Table:
+    # no borders, two spaces between columns: the widest table (runs) fits 80 columns
+    return Table(
+        title=f"\n{title}", title_justify="left", title_style="bold", box=None,
+        padding=(0, 2, 0, 0), pad_edge=False,
+    )  # fmt: skip
+
+
 def guidance_tables(rows: Sequence[GuidanceRow]) -> list[Table]:
-    """One table per issuer: metric, quarter, guided range, actual, outcome, variance."""
+    """One table per issuer: metric, quarter, guided range, actual, outcome, variance.
+
+    Money is shown in millions, exactly (4,482.252 for 4,482,252,000), so a row fits an
+    80-column terminal without cutting a figure; the metric's name wraps instead.
+    """
     tables = []
     for issuer, group in groupby(rows, key=lambda r: r.issuer):
-        table = Table(
-            "metric", "quarter", "guidance", "actual", "unit", "outcome", "variance %", title=issuer
-        )
+        table = _table(issuer)
+        table.add_column("metric", overflow="fold", ratio=1)
+        for name in ("quarter", "guidance", "actual", "unit", "outcome", "vs mid"):
+            table.add_column(name, no_wrap=True, justify="left" if name == "outcome" else "right")
         for r in group:
+            scale, unit = display_unit(r.unit)
             table.add_row(
-                r.metric,
+                metric_label(r.metric),
                 quarter_label(r.period_start, r.period_end),
-                f"{_amount(r.guidance_low)} – {_amount(r.guidance_high)}",
-                _amount(r.actual),
-                r.unit,
+                f"{_amount(r.guidance_low, scale)}–{_amount(r.guidance_high, scale)}",
+                _amount(r.actual, scale),
+                unit,
                 r.outcome,
-                "" if r.variance_pct is None else f"{r.variance_pct:+.2f}",
+                "" if r.variance_pct is None else f"{r.variance_pct:+.1f}%",
             )
         tables.append(table)
     return tables
 
 
-def _amount(value: Decimal | None) -> str:
+def _amount(value: Decimal | None, scale: Decimal) -> str:
     if value is None:
         return "-"
-    return f"{value.normalize():,f}"
+    return f"{(value / scale).normalize():,f}"

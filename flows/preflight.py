@@ -79,9 +79,14 @@ def existing_warehouse(settings: Settings) -> Any:
     """An engine on a warehouse that exists already (reading commands never create one)."""
     path = sqlite_file(settings.warehouse_url)
     if path is not None and not path.is_file():
-        raise PipelineError(
-            f"no warehouse at {path}: run `filings run` first, or set FILINGS_DATABASE_URL"
+        demo = settings.data_dir / REPLAY_FOLDER / path.name
+        hint = (
+            "the demo's warehouse (`make run`) is read with --replay"
+            if demo.is_file()
+            else "run `filings run` first (the demo: `make run`, then add --replay), "
+            "or set FILINGS_DATABASE_URL"
         )
+        raise PipelineError(f"no warehouse at {path}: {hint}")
     # deferred for start-up speed: SQLAlchemy, Alembic and the HTTP clients
     from tasks.config.wiring import warehouse
 

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Engine
 
 from storage import findings
 from tasks.core.enums import VersusGuidance
+from tasks.core.metrics import metrics
 from tasks.core.readouts import GuidanceRow
 
 OUTCOME_COLOURS = {
@@ -31,6 +32,8 @@ OUTCOME_COLOURS = {
     VersusGuidance.PENDING: "#888",
 }
 _MILLION = Decimal(1_000_000)
+# Money is drawn and printed in millions; other units (per share, percent, counts) as they are.
+_MONEY = {"CNY", "USD", "HKD"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,17 @@ def quarter_label(start: date, end: date) -> str:
     return f"{start.isoformat()}..{end.isoformat()}"
 
 
+def metric_label(metric: str) -> str:
+    """The metric's name as the filings print it ("Net income"); the id when it has none."""
+    known = metrics().get(metric)
+    return known.label if known is not None and known.label else metric
+
+
+def display_unit(unit: str) -> tuple[Decimal, str]:
+    """How amounts of ``unit`` are shown: the divisor and its caption (CNY -> CNY m)."""
+    return (_MILLION, f"{unit} m") if unit in _MONEY else (Decimal(1), unit)
+
+
 def plain(value: Decimal | None) -> str:
     """Exact decimal text without trailing zeros (PostgreSQL NUMERIC pads them)."""
     if value is None:
@@ -70,7 +84,11 @@ def write_report(rows: Sequence[GuidanceRow], out_dir: Path, stem: str = "guidan
     try:
         figure.savefig(files.png, format="png", dpi=110)
         svg = io.StringIO()
-        figure.savefig(svg, format="svg")
+        # deferred heavy import: matplotlib, only when a chart is drawn
+        import matplotlib
+
+        with matplotlib.rc_context({"svg.fonttype": "none"}):  # words as text, not outlines
+            figure.savefig(svg, format="svg")
     finally:
         # deferred heavy import: matplotlib, only when a chart is drawn
         import matplotlib.pyplot as plt
@@ -110,7 +128,7 @@ def _figure(rows: Sequence[GuidanceRow]) -> Any:
 
 
 def _draw_panel(ax: Any, issuer: str, metric: str, unit: str, group: list[GuidanceRow]) -> None:
-    scale, unit_label = (_MILLION, f"{unit} million") if unit == "CNY" else (Decimal(1), unit)
+    scale, unit_label = display_unit(unit)
     labels = [quarter_label(r.period_start, r.period_end) for r in group]
     for x, (row, label) in enumerate(zip(group, labels, strict=True)):
         gid = f"{issuer}-{metric}-{label}"
@@ -118,7 +136,7 @@ def _draw_panel(ax: Any, issuer: str, metric: str, unit: str, group: list[Guidan
         high = row.guidance_high if row.guidance_high is not None else row.guidance_low
         if low is not None and high is not None:
             bottom, top = float(low / scale), float(high / scale)
-            band = ax.bar(x, max(top - bottom, 0.0), bottom=bottom, width=0.5, color="#9ecae1")
+            band = ax.bar(x, max(top - bottom, 0.0), bottom=bottom, width=0.5, color=_BAND)
             band.patches[0].set_gid(f"band-{gid}")
         if row.actual is not None:
             (point,) = ax.plot(
@@ -127,9 +145,27 @@ def _draw_panel(ax: Any, issuer: str, metric: str, unit: str, group: list[Guidan
             point.set_gid(f"actual-{gid}")
     ax.set_xticks(range(len(labels)), labels)
     ax.set_xlim(-0.75, len(labels) - 0.25)
-    ax.set_title(f"{issuer} {metric}: guidance band, actual point")
-    ax.set_ylabel(unit_label)
+    ax.set_title(f"{issuer}: {metric_label(metric)}, guidance versus actual")
+    ax.set_ylabel(unit_label.replace(" m", " million"))
     ax.grid(axis="y", alpha=0.3)
+    ax.legend(handles=_legend(), loc="best", fontsize="small")
+
+
+_BAND = "#9ecae1"
+
+
+def _legend() -> list[Any]:
+    """What the band and the points' colours mean."""
+    # deferred heavy import: matplotlib, only when a chart is drawn
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    points = [
+        Line2D([], [], marker="o", linestyle="", color=colour, label=f"actual: {outcome}")
+        for outcome, colour in OUTCOME_COLOURS.items()
+        if outcome is not VersusGuidance.PENDING  # pending: no actual, no point
+    ]
+    return [Patch(color=_BAND, label="guided range"), *points]
 
 
 def _html(rows: Sequence[GuidanceRow], svg: str) -> str:
@@ -141,7 +177,8 @@ def _html(rows: Sequence[GuidanceRow], svg: str) -> str:
         "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}"
         "td:first-child,th:first-child{text-align:left}</style></head><body>"
         "<h1>Guidance versus actual</h1>"
-        "<p>Band: the guided range; point: the actual, coloured by outcome.</p>"
+        "<p>Band: the guided range; point: the actual, coloured by outcome (green above the "
+        "range, blue within, red below; no point yet: pending). Money in millions.</p>"
     )
     tables = [_html_table(issuer, list(group)) for issuer, group in _by_issuer(rows)]
     body = "".join(tables) or "<p>No guidance in the warehouse yet.</p>"
@@ -160,7 +197,7 @@ def _html_table(issuer: str, rows: list[GuidanceRow]) -> str:
     )  # fmt: skip
     cells = [
         (
-            r.metric,
+            metric_label(r.metric),
             quarter_label(r.period_start, r.period_end),
             r.guidance_low,
             r.guidance_high,

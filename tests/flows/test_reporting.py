@@ -120,7 +120,7 @@ def test_png_chart_shows_the_band_and_an_outcome_coloured_point_each(loaded, tmp
 def cli_env(monkeypatch, tmp_path, loaded, db_url):
     monkeypatch.setenv("FILINGS_DATABASE_URL", db_url)
     monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("COLUMNS", "200")  # rich wraps tables at 80 columns otherwise
+    monkeypatch.setenv("COLUMNS", "80")  # a plain terminal
     return tmp_path
 
 
@@ -128,9 +128,20 @@ def test_filings_report_prints_each_issuer_and_writes_the_chart(cli_env):
     result = runner.invoke(app, ["report"])
     assert result.exit_code == 0, result.output
     assert "QFIN" in result.output and "2024Q2" in result.output
-    assert "1,376,508,000" in result.output and "within" in result.output
+    table = [line for line in result.output.splitlines() if not line.startswith("chart: ")]
+    assert max(len(line) for line in table) <= 80, result.output  # file paths aside
+    # every figure whole at 80 columns: money in exact millions, the metric's name in words
+    assert "1,376.508" in result.output and "within" in result.output
+    assert "1,500–1,600" in result.output and "CNY m" in result.output
+    assert "Net income" in result.output and "net_income" not in result.output
+    assert "…" not in result.output
     assert (cli_env / "reports" / "guidance.png").stat().st_size > 10_000
-    assert "band-QFIN-net_income-2024Q4" in (cli_env / "reports" / "guidance.html").read_text()
+    page = (cli_env / "reports" / "guidance.html").read_text()
+    assert "band-QFIN-net_income-2024Q4" in page
+    # the chart says in words what it shows: the metric's name and a legend
+    assert "QFIN: Net income, guidance versus actual" in page
+    for entry in ("guided range", "actual: above", "actual: within", "actual: below"):
+        assert entry in page, entry
 
 
 def test_filings_report_on_an_unknown_issuer_fails_in_one_line(cli_env):
@@ -147,5 +158,7 @@ def test_filings_status_shows_documents_by_status_and_undelivered_alerts(cli_env
         )
     result = runner.invoke(app, ["status"])
     assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 80, result.output
+    assert "…" not in result.output  # nothing cut at 80 columns
     assert "loaded" in result.output and alert_id in result.output
     assert "a check failed" in result.output
