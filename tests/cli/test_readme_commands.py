@@ -1,7 +1,8 @@
-"""Every command the README shows, run with bad input: one line on stderr, a non-zero exit.
+"""Every command the README and docs/ show, run with bad input: one line on stderr, a
+non-zero exit.
 
-The list below is checked against the README, so a command added there without a bad-input
-case here fails this test.
+The list below is checked against the README and docs/*.md, so a command added there without
+a bad-input case here fails this test.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ CASES = [
 
 
 def _commands_in_readme() -> set[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    text = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     return set(re.findall(r"`filings ([a-z]+)", text)) | set(
         re.findall(r"^filings ([a-z]+)", text, re.M)
     )
