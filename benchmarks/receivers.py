@@ -33,6 +33,7 @@ class Receivers:
     def __init__(self) -> None:
         self.mail: list[str] = []  # Message-IDs
         self.posts: list[str] = []  # Idempotency-Keys
+        self.raw: list[bytes] = []  # every byte of every message received (mail and posts)
         self.hold_mail = self.hold_post = 0  # hold the n-th message (0: none)
         self.reached = threading.Event()  # a held message arrived
         self.release = threading.Event()
@@ -51,6 +52,7 @@ class _Smtp:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
         r = self.receivers
+        r.raw.append(bytes(envelope.original_content))
         r.mail.append(str(message_from_bytes(envelope.original_content)["Message-ID"]))
         if r.arrived(r.mail, r.hold_mail):
             await asyncio.sleep(HOLD_SECONDS)  # taken, never acknowledged: the run dies first
@@ -60,7 +62,8 @@ class _Smtp:
 class _Hook(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
         r: Receivers = self.server.receivers  # type: ignore[attr-defined]
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        r.raw.append(str(self.headers).encode() + body)
         r.posts.append(self.headers.get("Idempotency-Key", ""))
         if r.arrived(r.posts, r.hold_post):
             r.release.wait(HOLD_SECONDS)

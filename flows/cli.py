@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from flows import cli_issuers, cli_warehouse, preflight
+from flows import cli_alerts, cli_issuers, cli_warehouse, preflight
 from flows.cli_common import (
     IssuerOpt,
     Since,
@@ -35,7 +35,7 @@ from flows.cli_common import (
 from tasks.config.settings import Settings, require_live_ready
 from tasks.core.errors import PipelineError
 
-__all__ = ["app", "cli_issuers", "cli_warehouse", "main"]
+__all__ = ["app", "cli_alerts", "cli_issuers", "cli_warehouse", "main"]
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import false, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from storage.schema import ALERT_KINDS, alert_deliveries, alert_events
@@ -115,8 +115,11 @@ def _pending(r: Any) -> PendingDelivery:
     )
 
 
-def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error: str = "") -> None:
-    """Record how one send of an alert on a channel ended (and drop its claim)."""
+def mark_delivery(
+    conn: Connection, alert_id: str, channel: str, ok: bool, error: str = "", doubt: bool = False
+) -> None:
+    """Record how one send of an alert on a channel ended (and drop its claim); ``doubt``: it
+    may have reached the receiver, so it is not sent again unless an operator says so."""
     now = utcnow()
     stmt = insert(conn, alert_deliveries).values(
         alert_id=alert_id,
@@ -127,6 +130,7 @@ def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error
         delivered_at=now if ok else None,
         claimed_by=None,
         claimed_at=None,
+        in_doubt=doubt and not ok,
     )
     conn.execute(
         stmt.on_conflict_do_update(
@@ -135,6 +139,7 @@ def mark_delivery(conn: Connection, alert_id: str, channel: str, ok: bool, error
                 "status": stmt.excluded.status,
                 "last_error": stmt.excluded.last_error,
                 "delivered_at": stmt.excluded.delivered_at,
+                "in_doubt": stmt.excluded.in_doubt,
                 "attempts": alert_deliveries.c.attempts + 1,
                 "claimed_by": None,
                 "claimed_at": None,
@@ -202,3 +207,26 @@ def mark_in_doubt(
         )
         marked[r.channel] = marked.get(r.channel, 0) + 1
     return marked
+
+
+def release_for_resend(
+    conn: Connection, alert_ids: Sequence[str], in_doubt: bool, channels: Sequence[str]
+) -> list[tuple[str, str]]:
+    """An operator's decision: the named alerts' undelivered sends (and with ``in_doubt`` every
+    send in doubt) on ``channels`` become pending again; returns the (alert, channel) pairs."""
+    d = alert_deliveries
+    chosen = or_(d.c.alert_id.in_(list(alert_ids)), d.c.in_doubt.is_(True) if in_doubt else false())
+    rows = conn.execute(
+        update(d)
+        .where(chosen, d.c.channel.in_(list(channels)))
+        .where(d.c.status != DeliveryStatus.DELIVERED.value)
+        .values(
+            in_doubt=False,
+            claimed_by=None,
+            claimed_at=None,
+            status=DeliveryStatus.FAILED.value,
+            last_error="released for resending by an operator",
+        )
+        .returning(d.c.alert_id, d.c.channel)
+    ).all()
+    return sorted((str(a), str(c)) for a, c in rows)

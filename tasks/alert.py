@@ -4,17 +4,20 @@ What the alerts say is :mod:`tasks.delivery.messages`; how they travel is
 :mod:`tasks.delivery.channels`.
 
 Storing comes first. Each (alert, channel) send is then claimed (committed), sent, and its
-result recorded: at most once per channel. A run killed between the claim and the result
-leaves the claim; the next run marks that send *in doubt* (it may or may not have reached the
-receiver) and never sends it again, so no receiver gets an alert twice, and ``filings status``
-lists it as undelivered. Every send carries the alert's id as its Message-ID /
+result recorded: at most once per channel. A send that cannot have reached the receiver (no
+connection, or the receiver refused it) is released and sent again by the next run. One that
+may have (the connection failed after the message went out) is *in doubt*, with that reason;
+so is a send whose run was killed between the claim and the result (the next run marks it).
+A send in doubt is never sent again on its own, so no receiver gets an alert twice;
+``filings status`` lists it, and ``filings alerts resend`` sends it again when an operator
+decides. Every send carries the alert's id as its Message-ID /
 Idempotency-Key, the same on every try. A concurrent run sees the claim and skips the alert.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -26,9 +29,10 @@ from sqlalchemy.engine import Connection, Engine
 from storage import alerts, db, documents, findings
 from tasks.core import workers
 from tasks.core.enums import AlertKind
+from tasks.core.errors import NotSentError, SendInDoubtError
 from tasks.core.readouts import DeliveryReport
 from tasks.core.records import NewAlert, PendingDelivery, ValidationResult
-from tasks.delivery.channels import DELIVERY_ERRORS, Channel
+from tasks.delivery.channels import Channel
 from tasks.delivery.messages import (
     data_quality_alerts,
     guidance_variance_alerts,
@@ -124,9 +128,14 @@ STALE_CLAIM = timedelta(hours=1)
 
 
 def deliver_pending(
-    engine: Engine, channels: Sequence[Channel], digest: bool = False, worker: str = ""
+    engine: Engine,
+    channels: Sequence[Channel],
+    digest: bool = False,
+    worker: str = "",
+    only: Collection[str] | None = None,
 ) -> DeliveryReport:
-    """Send every stored alert not yet delivered on each channel, as ``worker``.
+    """Send every stored alert not yet delivered on each channel (``only`` those alerts), as
+    ``worker``.
 
     With ``digest`` each channel gets one message carrying all of its pending alerts (one
     per run); else one message per alert. Sends claimed by a run that died are marked in
@@ -138,8 +147,12 @@ def deliver_pending(
     worker = worker or workers.worker_id()
     names = [c.name for c in channels]
     with db.begin_writing(engine) as conn:
-        report.in_doubt = alerts.mark_in_doubt(conn, workers.gone, datetime.now(UTC) - STALE_CLAIM)
+        stale = alerts.mark_in_doubt(conn, workers.gone, datetime.now(UTC) - STALE_CLAIM)
         pending = alerts.pending_deliveries(conn, names)
+    if only is not None:
+        pending = [p for p in pending if p.alert_id in only]
+    for name, count in stale.items():
+        _count(report.in_doubt, name, count, "a run stopped while sending them")
     delivered: set[str] = set()
     for channel in channels:
         mine = [p for p in pending if p.channel == channel.name]
@@ -160,7 +173,12 @@ def _deliver(
     worker: str,
     report: DeliveryReport,
 ) -> list[str]:
-    """Claim (committed), send, then record the result of one message's alerts."""
+    """Claim (committed), send, then record the result of one message's alerts.
+
+    A send that cannot have reached the receiver is released (retried next run), whatever
+    failed (a bug too, which then propagates); one that may have, is in doubt with its reason.
+    Only a run that stops during the send itself leaves its claim for the next run to judge.
+    """
     with engine.begin() as conn:
         now = datetime.now(UTC)
         claimed = [
@@ -170,19 +188,34 @@ def _deliver(
         return []
     try:
         channel.send(claimed)
-    except DELIVERY_ERRORS as exc:
+    except SendInDoubtError as exc:
+        why = channel.describe_error(exc)
+        _record(engine, claimed, f"in doubt: {why}; not resent", doubt=True)
+        _count(report.in_doubt, channel.name, len(claimed), why)
+        return []
+    except Exception as exc:
         error = channel.describe_error(exc)
         log.warning("%d alert(s) not delivered on %s: %s", len(claimed), channel.name, error)
-        with engine.begin() as conn:
-            for p in claimed:
-                alerts.mark_delivery(conn, p.alert_id, p.channel, ok=False, error=error)
-        count, _ = report.failed.get(channel.name, (0, ""))
-        report.failed[channel.name] = (count + len(claimed), error)
+        _record(engine, claimed, error, doubt=False)
+        _count(report.failed, channel.name, len(claimed), error)
+        if not isinstance(exc, NotSentError):
+            raise
         return []
     with engine.begin() as conn:
         for p in claimed:
             alerts.mark_delivery(conn, p.alert_id, p.channel, ok=True)
     return [p.alert_id for p in claimed]
+
+
+def _record(engine: Engine, claimed: Sequence[PendingDelivery], error: str, doubt: bool) -> None:
+    with engine.begin() as conn:
+        for p in claimed:
+            alerts.mark_delivery(conn, p.alert_id, p.channel, ok=False, error=error, doubt=doubt)
+
+
+def _count(counts: dict[str, tuple[int, str]], channel: str, n: int, error: str) -> None:
+    count, _ = counts.get(channel, (0, ""))
+    counts[channel] = (count + n, error)
 
 
 alert_checks_task = task(name="alert", cache_policy=NO_CACHE)(check_alerts)

@@ -1,7 +1,8 @@
 """Configuration, read once at the edge (CLI or flow entry) from FILINGS_* variables.
 
-Nothing here runs at import time; call :func:`load_settings`. Secrets are ``SecretStr`` so they
-never print in logs, reprs or artifacts.
+Nothing here runs at import time; call :func:`load_settings`. Settings holding a secret are
+parsed into :mod:`~tasks.config.secret_urls` types (they never print their credentials) and
+a bad value is refused naming the setting and what is wrong, never quoting the value.
 """
 
 from __future__ import annotations
@@ -11,12 +12,15 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tasks.config.issuers import DEFAULT_ISSUERS, read_issuers
+from tasks.config.secret_urls import SmtpUrl, WebhookUrl, url_problem
 from tasks.core.errors import ConfigError
 from tasks.core.records import Issuer
+
+DATABASE_SCHEMES = ("postgresql", "postgresql+psycopg", "postgresql+psycopg2", "postgres")
 
 
 class Settings(BaseSettings):
@@ -25,10 +29,14 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="FILINGS_", frozen=True, extra="ignore")
 
     data_dir: Path = Field(Path("data"), description="Where the embedded default keeps its files.")
-    database_url: str = Field("", description="SQLAlchemy URL; default a SQLite file in data_dir.")
+    database_url: str = Field(
+        "", repr=False, description="SQLAlchemy URL; default a SQLite file in data_dir."
+    )
     archive_url: str = Field("", description="Raw archive root: a folder or any fsspec URL.")
     replay_database_url: str = Field(
-        "", description="The warehouse replay runs use; default data_dir/replay/warehouse.sqlite."
+        "",
+        repr=False,
+        description="The warehouse replay runs use; default data_dir/replay/warehouse.sqlite.",
     )
     data_docs_dir: Path | None = Field(
         None, description="Where GX Data Docs are built; default data_dir/data_docs."
@@ -77,14 +85,14 @@ class Settings(BaseSettings):
     )
     since: date = Field(date(2024, 1, 1), description="Earliest filing date a first run fetches.")
     issuers_file: Path | None = None
-    smtp_url: SecretStr | None = None
+    smtp_url: SmtpUrl | None = None
     alert_email_to: str = ""
     alert_email_from: str = "filings-pipeline@localhost"
     alert_digest: bool = Field(
         True, description="One message per run per channel; false: one per alert."
     )
-    webhook_url: SecretStr | None = None
-    slack_webhook_url: SecretStr | None = None
+    webhook_url: WebhookUrl | None = None
+    slack_webhook_url: WebhookUrl | None = None
     # Names of Prefect Secret blocks; when set they win over the variables above.
     smtp_url_block: str = Field("", description="Prefect Secret block holding FILINGS_SMTP_URL.")
     smtp_password_block: str = Field("", description="Secret block with the SMTP password.")
@@ -95,6 +103,20 @@ class Settings(BaseSettings):
     @classmethod
     def _http_url(cls, value: str) -> str:
         return _check_http(value)
+
+    @field_validator("smtp_url", "webhook_url", "slack_webhook_url", mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_url", "replay_database_url")
+    @classmethod
+    def _database_url(cls, value: str) -> str:
+        if value and not value.startswith("sqlite"):
+            problem = url_problem(value, DATABASE_SCHEMES, need_host=False)
+            if problem:
+                raise ValueError(problem)
+        return value
 
     @field_validator("data_docs_url")
     @classmethod
@@ -145,7 +167,8 @@ def load_settings(**overrides: Any) -> Settings:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = "FILINGS_" + str(first["loc"][0]).upper() if first["loc"] else "settings"
-        raise ConfigError(f"{where}: {first['msg']}") from None
+        # pydantic's words for the problem (never the value); a validator's without its prefix
+        raise ConfigError(f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
 
 
 def require_live_ready(settings: Settings) -> None:

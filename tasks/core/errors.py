@@ -66,6 +66,18 @@ class NotFoundError(TransportError):
     """The object does not exist (404, SEC AccessDenied/NoSuchKey XML). Not a throttle."""
 
 
+class NotSentError(PipelineError):
+    """An alert send that never reached the receiver (no connection: a bad address, DNS, a
+    refused or timed-out connect) or that the receiver refused outright (an SMTP or HTTP error
+    status): the send is released and the next run sends it again."""
+
+
+class SendInDoubtError(PipelineError):
+    """An alert send that may have reached the receiver (the connection failed after the
+    message went out): never sent again on its own; an operator checks the receiver and
+    decides (``filings alerts resend``)."""
+
+
 class RefusedFileError(PipelineError):
     """A hand-dropped file that must not be stored: the message says why, in one line."""
 

@@ -224,4 +224,4 @@ class DeliveryReport:
     delivered: int = 0
     sent: dict[str, int] = field(default_factory=dict)
     failed: dict[str, tuple[int, str]] = field(default_factory=dict)
-    in_doubt: dict[str, int] = field(default_factory=dict)  # marked in doubt by this pass
+    in_doubt: dict[str, tuple[int, str]] = field(default_factory=dict)  # by this pass, why

@@ -9,24 +9,26 @@ Idempotency-Key header and body) so a receiver can drop the rare repeat after a 
 from __future__ import annotations
 
 import smtplib
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate
-from urllib.parse import parse_qs, quote, unquote, urlsplit, urlunsplit
+from typing import TypeVar
+from urllib.parse import quote, urlsplit
 
 import requests
+import urllib3
 
+from tasks.config.secret_urls import SecretUrl, SmtpUrl, WebhookUrl
 from tasks.config.settings import Settings
 from tasks.core.enums import ChannelName
-from tasks.core.errors import ConfigError
+from tasks.core.errors import ConfigError, NotSentError, SendInDoubtError
 from tasks.core.records import PendingDelivery
 from tasks.delivery.digest import digest_key, digest_subject, digest_text
 
 SEND_TIMEOUT_SECONDS = 20
-# Failures a delivery records and retries next run; anything else is a bug and propagates.
-DELIVERY_ERRORS = (OSError, smtplib.SMTPException, requests.RequestException)
-
+U = TypeVar("U", bound=SecretUrl)
 
 Send = Callable[[Sequence[PendingDelivery]], None]
 
@@ -34,7 +36,10 @@ Send = Callable[[Sequence[PendingDelivery]], None]
 @dataclass(frozen=True, slots=True)
 class Channel:
     """A configured channel: its name, how to send alerts (one message for the alerts given:
-    one alert, or a run's digest), and the secrets it holds."""
+    one alert, or a run's digest), and the secrets it holds.
+
+    ``send`` raises :class:`NotSentError` when the message cannot have reached the receiver
+    and :class:`SendInDoubtError` when it may have; nothing else but a bug."""
 
     name: ChannelName
     send: Send
@@ -54,15 +59,19 @@ def scrub(text: str, secrets: tuple[str, ...]) -> str:
 
 
 def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, NotSentError | SendInDoubtError):
+        return str(exc)
+    lines = str(exc).splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"[:300]
+
+
+def _http_problem(exc: requests.RequestException) -> str:
     # requests puts the full URL (a secret for webhooks) in its messages: keep the status or
     # the exception type and the host only.
     if isinstance(exc, requests.HTTPError) and exc.response is not None:
         return f"HTTP {exc.response.status_code} from {_host(exc.response.url)}"
-    if isinstance(exc, requests.RequestException):
-        where = _host(exc.request.url) if exc.request is not None and exc.request.url else ""
-        return f"{type(exc).__name__} reaching {where}".strip()
-    lines = str(exc).splitlines()
-    return f"{type(exc).__name__}: {lines[0] if lines else ''}"[:300]
+    where = _host(exc.request.url) if exc.request is not None and exc.request.url else ""
+    return f"{type(exc).__name__} reaching {where}".strip()
 
 
 def _host(url: str | None) -> str:
@@ -76,44 +85,51 @@ def channels_from_settings(settings: Settings) -> list[Channel]:
     smtp = _smtp_url(settings)
     if smtp is not None and settings.alert_email_to:
         sender, to = settings.alert_email_from, settings.alert_email_to
-        secrets = tuple(s for s in (smtp, unquote(urlsplit(smtp).password or "")) if s)
         channels.append(
-            Channel(ChannelName.EMAIL, lambda a: send_email(smtp, sender, to, a), secrets=secrets)
+            Channel(ChannelName.EMAIL, lambda a: send_email(smtp, sender, to, a), smtp.secrets())
         )
     hook = _secret(settings.webhook_url, settings.webhook_url_block, "WEBHOOK_URL")
     if hook is not None:
         channels.append(
-            Channel(ChannelName.WEBHOOK, lambda a: post_json(hook, webhook_body(a), a), (hook,))
+            Channel(
+                ChannelName.WEBHOOK, lambda a: post_json(hook, webhook_body(a), a), hook.secrets()
+            )
         )
     slack = _secret(
         settings.slack_webhook_url, settings.slack_webhook_url_block, "SLACK_WEBHOOK_URL"
     )
     if slack is not None:
         channels.append(
-            Channel(ChannelName.SLACK, lambda a: post_json(slack, slack_body(a), a), (slack,))
+            Channel(
+                ChannelName.SLACK, lambda a: post_json(slack, slack_body(a), a), slack.secrets()
+            )
         )
     return channels
 
 
-def _secret(value: object, block: str, what: str) -> str | None:
-    """An environment secret (SecretStr) or, when a block is named, that Secret block's value."""
-    if block:
-        return load_secret_block(block, what)
-    get = getattr(value, "get_secret_value", None)
-    return None if get is None else str(get())
+def _secret(value: WebhookUrl | None, block: str, what: str) -> WebhookUrl | None:
+    """The setting's URL or, when a block is named, that Secret block's value (checked)."""
+    if not block:
+        return value
+    return _parsed(WebhookUrl, load_secret_block(block, what), block, what)
 
 
-def _smtp_url(settings: Settings) -> str | None:
-    """FILINGS_SMTP_URL, with the password from FILINGS_SMTP_PASSWORD_BLOCK when set."""
-    url = _secret(settings.smtp_url, settings.smtp_url_block, "SMTP_URL")
+def _parsed(kind: type[U], text: str, block: str, what: str) -> U:
+    try:
+        return kind(text.strip())
+    except ValueError as exc:  # the problem in words, never the value
+        raise ConfigError(f"FILINGS_{what}_BLOCK: Prefect Secret block {block!r}: {exc}") from None
+
+
+def _smtp_url(settings: Settings) -> SmtpUrl | None:
+    """FILINGS_SMTP_URL (or its block), with the password from FILINGS_SMTP_PASSWORD_BLOCK."""
+    url = settings.smtp_url
+    if settings.smtp_url_block:
+        text = load_secret_block(settings.smtp_url_block, "SMTP_URL")
+        url = _parsed(SmtpUrl, text, settings.smtp_url_block, "SMTP_URL")
     if url is None or not settings.smtp_password_block:
         return url
-    password = load_secret_block(settings.smtp_password_block, "SMTP_PASSWORD")
-    parts = urlsplit(url)
-    user = parts.username or ""
-    netloc = f"{user}:{quote(password, safe='')}@{parts.hostname}"
-    netloc += f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=netloc))
+    return url.with_password(load_secret_block(settings.smtp_password_block, "SMTP_PASSWORD"))
 
 
 def load_secret_block(name: str, what: str) -> str:
@@ -150,28 +166,94 @@ def email_message(sender: str, to: str, alerts: Sequence[PendingDelivery]) -> Em
     return message
 
 
-def send_email(smtp_url: str, sender: str, to: str, alerts: Sequence[PendingDelivery]) -> None:
+def send_email(url: SmtpUrl, sender: str, to: str, alerts: Sequence[PendingDelivery]) -> None:
     """Send alerts as one e-mail over SMTP (``smtp://user:pass@host:port[?starttls]`` or
-    ``smtps://``)."""
-    parts = urlsplit(smtp_url)
+    ``smtps://``). Until the message is handed over, a failure is :class:`NotSentError`;
+    while it is, :class:`SendInDoubtError`, unless the server answered with a refusal."""
     message = email_message(sender, to, alerts)
-    ssl = parts.scheme == "smtps"
-    client_cls = smtplib.SMTP_SSL if ssl else smtplib.SMTP
-    host, port = parts.hostname or "localhost", parts.port or (465 if ssl else 25)
-    with client_cls(host, port, timeout=SEND_TIMEOUT_SECONDS) as client:
-        if "starttls" in parse_qs(parts.query, keep_blank_values=True):
-            client.starttls()
-        if parts.username:
-            client.login(unquote(parts.username), unquote(parts.password or ""))
+    where = f"{url.scheme}://{url.host}"
+    try:
+        client = _smtp_session(url)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise NotSentError(f"{_smtp_problem(exc)} connecting to {where}") from None
+    try:
         client.send_message(message)
+    except (smtplib.SMTPResponseException, smtplib.SMTPRecipientsRefused) as exc:
+        raise NotSentError(f"{_smtp_problem(exc)} from {where}") from None
+    except (OSError, smtplib.SMTPException) as exc:
+        raise SendInDoubtError(
+            f"{_smtp_problem(exc)} from {where} while the message was handed over;"
+            " it may have arrived"
+        ) from None
+    finally:
+        _close(client)
 
 
-def post_json(url: str, body: dict[str, object], alerts: Sequence[PendingDelivery]) -> None:
-    """POST a JSON body with the alert (or digest) id as Idempotency-Key; non-2xx is a failed
-    delivery."""
+def _smtp_session(url: SmtpUrl) -> smtplib.SMTP:
+    """Connected (and logged in) to the server; nothing of the message sent yet."""
+    client_cls = smtplib.SMTP_SSL if url.ssl else smtplib.SMTP
+    port = url.port or (465 if url.ssl else 25)
+    client = client_cls(url.host, port, timeout=SEND_TIMEOUT_SECONDS)
+    try:
+        if url.starttls:
+            client.starttls()
+        if url.username:
+            client.login(url.username, url.password)
+    except BaseException:
+        _close(client)
+        raise
+    return client
+
+
+def _close(client: smtplib.SMTP) -> None:
+    try:
+        client.quit()
+    except (OSError, smtplib.SMTPException):
+        client.close()  # the message's fate was decided before; a failed goodbye changes nothing
+
+
+def _smtp_problem(exc: BaseException) -> str:
+    """The SMTP error in words: its code (and the server's words, which hold no secret we
+    sent), or the exception's type; never a part of the URL."""
+    if isinstance(exc, smtplib.SMTPResponseException):
+        said = exc.smtp_error
+        said = said.decode(errors="replace") if isinstance(said, bytes) else str(said)
+        return (
+            f"{type(exc).__name__}: ({exc.smtp_code}, {said.splitlines()[0][:150] if said else ''})"
+        )
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return "recipients refused"
+    if isinstance(exc, socket.gaierror):
+        return "host name not found"
+    return type(exc).__name__
+
+
+def post_json(url: WebhookUrl, body: dict[str, object], alerts: Sequence[PendingDelivery]) -> None:
+    """POST a JSON body with the alert (or digest) id as Idempotency-Key. No connection or a
+    non-2xx answer: :class:`NotSentError`; the connection lost after the request went out:
+    :class:`SendInDoubtError`."""
     headers = {"Idempotency-Key": _key(alerts)}
-    response = requests.post(url, json=body, headers=headers, timeout=SEND_TIMEOUT_SECONDS)
-    response.raise_for_status()
+    try:
+        response = requests.post(
+            url.reveal(), json=body, headers=headers, timeout=SEND_TIMEOUT_SECONDS
+        )
+        response.raise_for_status()
+    except requests.RequestException as exc:
+        if _before_the_wire(exc) or isinstance(exc, requests.HTTPError):
+            raise NotSentError(_http_problem(exc)) from None
+        raise SendInDoubtError(
+            f"{_http_problem(exc)} after the request went out; it may have arrived"
+        ) from None
+
+
+def _before_the_wire(exc: requests.RequestException) -> bool:
+    """No connection was made, so nothing was sent (DNS, refused, connect timeout)."""
+    if isinstance(exc, requests.ConnectTimeout | requests.exceptions.InvalidURL):
+        return True
+    reason = getattr(exc.args[0] if exc.args else None, "reason", None)
+    return isinstance(exc, requests.ConnectionError) and isinstance(
+        reason, urllib3.exceptions.NewConnectionError
+    )
 
 
 def webhook_body(alerts: Sequence[PendingDelivery]) -> dict[str, object]:

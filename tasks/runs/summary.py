@@ -67,9 +67,9 @@ class RunSummary:
             for channel, (count, error) in sorted(report.failed.items())
         ]
         self.in_doubt = [
-            f"{channel}: {count} alert(s) in doubt (a run was killed while sending them; "
-            "not resent: check the receiver)"
-            for channel, count in sorted(report.in_doubt.items())
+            f"{channel}: {count} alert(s) in doubt ({why}); not resent: check the receiver,"
+            " then `filings alerts resend --in-doubt` if it has not got them"
+            for channel, (count, why) in sorted(report.in_doubt.items())
         ]
 
     def render(self) -> str:

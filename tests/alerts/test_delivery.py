@@ -152,7 +152,10 @@ def test_a_crash_after_the_claim_is_in_doubt_and_never_resent(
     with pytest.raises(_Crash):
         deliver_pending(engine, [Channel("webhook", crash)], worker=_dead_worker())
     report = deliver_pending(engine, [real])
-    assert (report.delivered, report.in_doubt) == (0, {"webhook": 1})
+    assert (report.delivered, report.in_doubt) == (
+        0,
+        {"webhook": (1, "a run stopped while sending them")},
+    )
     assert deliver_pending(engine, [real]).delivered == 0
     # Never twice at the receiver: at most once (the key is there for receivers anyway).
     assert [r.headers["Idempotency-Key"] for r, _ in httpserver.log] == [alert_id] * sent

@@ -1,0 +1,58 @@
+"""``filings alerts resend``: an operator's decision to send alerts again.
+
+A send in doubt (it may have reached the receiver: a connection lost after the message went
+out, or a run killed while sending) is never sent again on its own. Whoever checked the
+receiver and found the alert missing sends it again here, by id or every send in doubt.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from flows import preflight
+from flows.cli_common import ReplayOpt, app, console, one_line_errors, settings_for
+from tasks.core.errors import PipelineError
+
+alerts_app = typer.Typer(help="Alert deliveries an operator decides on.", no_args_is_help=True)
+app.add_typer(alerts_app, name="alerts")
+
+
+@alerts_app.command("resend")
+@one_line_errors
+def resend(
+    alert_ids: Annotated[
+        list[str] | None, typer.Argument(help="Alert ids (filings status lists them).")
+    ] = None,
+    in_doubt: Annotated[
+        bool, typer.Option("--in-doubt", help="Every send in doubt, whatever its alert.")
+    ] = False,
+    replay: ReplayOpt = False,
+) -> None:
+    """Send the named alerts (or every send in doubt) again on each configured channel now."""
+    if not alert_ids and not in_doubt:
+        raise PipelineError("name the alerts to resend, or --in-doubt for every send in doubt")
+    # deferred for start-up speed: the warehouse's SQL layer and the HTTP clients
+    from storage import alerts
+    from tasks.alert import deliver_pending
+    from tasks.delivery.channels import channels_from_settings
+
+    settings = settings_for(replay)
+    channels = channels_from_settings(settings)
+    if not channels:
+        raise PipelineError("no alert channel is configured (FILINGS_SMTP_URL, _WEBHOOK_URL...)")
+    engine = preflight.existing_warehouse(settings)
+    with engine.begin() as conn:
+        released = alerts.release_for_resend(
+            conn, alert_ids or [], in_doubt, [c.name for c in channels]
+        )
+    if not released:
+        raise PipelineError("nothing to resend: those sends were delivered, or none is in doubt")
+    report = deliver_pending(engine, channels, only={a for a, _ in released})
+    engine.dispose()
+    console.print(f"resent: {report.delivered} of {len(released)} send(s)", highlight=False)
+    for channel, (count, error) in sorted({**report.failed, **report.in_doubt}.items()):
+        console.print(f"not delivered: {channel}: {count} ({error})", highlight=False)
+    if report.failed or report.in_doubt:
+        raise typer.Exit(code=1)
