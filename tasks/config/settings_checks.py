@@ -9,7 +9,6 @@ two minutes, once Prefect had started.
 from __future__ import annotations
 
 from email.utils import getaddresses
-from urllib.parse import urlsplit
 
 from tasks.config.settings import Settings
 from tasks.core.errors import ConfigError
@@ -18,47 +17,19 @@ DATABASE_TIMEOUT_SECONDS = 3
 
 
 def check_channels(settings: Settings) -> None:
-    """Every configured alert channel can be used as set: its URL well formed, its addresses
-    present. URLs held in Prefect Secret blocks are checked when read."""
-    smtp = _plain(settings.smtp_url)
-    if smtp is not None and not settings.smtp_url_block:
-        _check_url("FILINGS_SMTP_URL", smtp, ("smtp", "smtps"), "smtp://user:password@host:587")
-    if (smtp is not None or settings.smtp_url_block) and not settings.alert_email_to:
+    """Every configured alert channel can be used as set: its addresses present. Its URL was
+    checked when the settings were read (:mod:`tasks.config.secret_urls`); URLs held in
+    Prefect Secret blocks are checked when read."""
+    smtp = settings.smtp_url is not None or bool(settings.smtp_url_block)
+    if smtp and not settings.alert_email_to:
         raise ConfigError(
             "FILINGS_ALERT_EMAIL_TO: required when FILINGS_SMTP_URL is set (whom to e-mail)"
         )
-    if settings.alert_email_to and smtp is None and not settings.smtp_url_block:
+    if settings.alert_email_to and not smtp:
         raise ConfigError("FILINGS_ALERT_EMAIL_TO is set but FILINGS_SMTP_URL is not: set both")
     if settings.alert_email_to:
         _check_addresses("FILINGS_ALERT_EMAIL_TO", settings.alert_email_to)
         _check_addresses("FILINGS_ALERT_EMAIL_FROM", settings.alert_email_from)
-    for name, value, block in (
-        ("FILINGS_WEBHOOK_URL", settings.webhook_url, settings.webhook_url_block),
-        ("FILINGS_SLACK_WEBHOOK_URL", settings.slack_webhook_url, settings.slack_webhook_url_block),
-    ):
-        url = _plain(value)
-        if url is not None and not block:
-            _check_url(name, url, ("http", "https"), "https://host/path")
-
-
-def _plain(value: object) -> str | None:
-    get = getattr(value, "get_secret_value", None)
-    return None if get is None else str(get())
-
-
-def _check_url(name: str, url: str, schemes: tuple[str, ...], example: str) -> None:
-    # The message names the setting and what is wrong, never the URL: it may hold a password.
-    shape = f"{' or '.join(s + '://' for s in schemes)} URL with a host, e.g. {example}"
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-        host = parts.hostname
-    except ValueError:
-        raise ConfigError(f"{name}: not a valid URL (check its port); expected a {shape}") from None
-    if parts.scheme.lower() not in schemes or not host:
-        raise ConfigError(f"{name}: expected a {shape}")
-    if port == 0:
-        raise ConfigError(f"{name}: port 0 is not a port; expected a {shape}")
 
 
 def _check_addresses(name: str, value: str) -> None:
