@@ -17,7 +17,7 @@ from sqlalchemy import Boolean, Date, Integer, Numeric
 
 from storage import db, reads
 from storage.types import SCALE, ExactDecimal, UtcDateTime
-from tasks.config.settings import load_settings
+from tasks.config.settings import load_settings, sqlite_file
 from tasks.core.errors import PipelineError
 
 # What ``export`` writes, one file per view.
@@ -108,10 +108,12 @@ def export(out: str | Path, fmt: str = "csv", url: str | None = None) -> list[Pa
 
 
 def _open(url: str) -> Any:
-    """The warehouse at ``url`` (migrated to the current views); never creates a SQLite file."""
-    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
-        raise PipelineError(f"no warehouse at {url.removeprefix('sqlite:///')}")
-    return db.open_warehouse(url)
+    """The warehouse at ``url``, only read: never migrated, never created (a read-only role or
+    file is enough; a schema behind this code raises SchemaError naming `filings upgrade`)."""
+    path = sqlite_file(url)
+    if path is not None and not path.is_file():
+        raise PipelineError(f"no warehouse at {path}")
+    return db.open_for_reading(url)
 
 
 def _arrow_type(column: Any) -> pa.DataType:

@@ -1,5 +1,7 @@
 """The ``filings`` commands that read or review the warehouse: status, report, release,
-revalidate, export. They never start a fetch; reading ones never create a warehouse."""
+revalidate, export, upgrade. They never start a fetch; reading ones (status, report, export)
+never write: a read-only database role or file is enough, and a schema behind the code is one
+line naming ``filings upgrade``."""
 
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def status(
     from flows.console import status_tables
     from tasks.runs.bookkeeping import warehouse_status
 
-    state = warehouse_status(preflight.existing_warehouse(settings_for(replay)), last=last)
+    state = warehouse_status(preflight.reading_warehouse(settings_for(replay)), last=last)
     for table in status_tables(state):
         console.print(table)
 
@@ -56,7 +58,7 @@ def report(
 
     settings = settings_for(replay)
     preflight.check_issuers(settings, issuer or [])
-    rows = read_guidance(preflight.existing_warehouse(settings), issuer or [])
+    rows = read_guidance(preflight.reading_warehouse(settings), issuer or [])
     try:
         files = write_report(rows, out or settings.data_dir / "reports")
     except OSError as exc:
@@ -126,10 +128,23 @@ def export(
 ) -> None:
     """Write the warehouse's views to files, one per view (exact decimals in both formats)."""
     settings = settings_for(replay)
-    preflight.existing_warehouse(settings).dispose()
+    preflight.reading_warehouse(settings).dispose()
     # deferred for start-up speed: pandas and pyarrow
     from filings import export as export_views
 
     target = out or settings.data_dir / "export"
     for path in export_views(target, fmt.value, url=settings.warehouse_url):
         console.print(f"wrote {path}", highlight=False, soft_wrap=True)
+
+
+@app.command()
+@one_line_errors
+def upgrade(replay: ReplayOpt = False) -> None:
+    """Upgrade the warehouse's schema to this code's (creating it if there is none)."""
+    settings = settings_for(replay)
+    # deferred for start-up speed: SQLAlchemy and Alembic
+    from storage.db import code_revision
+    from tasks.config.wiring import warehouse
+
+    warehouse(settings).dispose()
+    console.print(f"warehouse schema at revision {code_revision()} (this code's)", highlight=False)

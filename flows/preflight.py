@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tasks.config import settings_checks
-from tasks.config.settings import Settings
+from tasks.config.settings import Settings, sqlite_file
 from tasks.core.errors import PipelineError
 from tasks.core.records import Issuer
 from tasks.sources.replay import default_archive_root
@@ -67,16 +67,7 @@ def check_files(paths: Sequence[Path]) -> None:
             raise PipelineError(f"{path}: not readable")
 
 
-def sqlite_file(url: str) -> Path | None:
-    """The file of a ``sqlite:///`` URL (None for other databases or in-memory)."""
-    if not url.startswith("sqlite:///"):
-        return None
-    name = url.removeprefix("sqlite:///")
-    return None if not name or name.startswith(":memory:") else Path(name)
-
-
-def existing_warehouse(settings: Settings) -> Any:
-    """An engine on a warehouse that exists already (reading commands never create one)."""
+def _check_exists(settings: Settings) -> None:
     path = sqlite_file(settings.warehouse_url)
     if path is not None and not path.is_file():
         demo = settings.data_dir / REPLAY_FOLDER / path.name
@@ -87,10 +78,27 @@ def existing_warehouse(settings: Settings) -> Any:
             "or set FILINGS_DATABASE_URL"
         )
         raise PipelineError(f"no warehouse at {path}: {hint}")
+
+
+def existing_warehouse(settings: Settings) -> Any:
+    """An engine on a warehouse that exists already, upgraded to this code's schema (for
+    commands that write; reading commands never create one)."""
+    _check_exists(settings)
     # deferred for start-up speed: SQLAlchemy, Alembic and the HTTP clients
     from tasks.config.wiring import warehouse
 
     return warehouse(settings)
+
+
+def reading_warehouse(settings: Settings) -> Any:
+    """An engine that only reads an existing warehouse at this code's schema: a read-only
+    role or file is enough; a schema behind the code is one line naming `filings upgrade`."""
+    _check_exists(settings)
+    # deferred for start-up speed: SQLAlchemy and Alembic
+    from storage.db import open_for_reading
+
+    timeout_ms = int(settings.sqlite_busy_timeout_seconds * 1000)
+    return open_for_reading(settings.warehouse_url, busy_timeout_ms=timeout_ms)
 
 
 def check_quarantined(settings: Settings, document_id: str) -> None:

@@ -10,10 +10,14 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.engine import URL, Connection, make_url
 
 from storage.schema import TABLES
+from tasks.core.errors import SchemaError
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -31,25 +35,32 @@ def normalize_url(url: str | URL) -> URL:
 
 
 def make_engine(
-    url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS, **kwargs: Any
+    url: str | URL,
+    busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+    read_only: bool = False,
+    **kwargs: Any,
 ) -> Engine:
-    """Create an engine; SQLite gets its directory, foreign keys, a busy timeout and WAL."""
+    """Create an engine; SQLite gets its directory, foreign keys, a busy timeout and WAL.
+    ``read_only``: SQLite creates no directory, sets no journal mode and refuses writes
+    (query_only), so a read-only file or a ``file:...?mode=ro&uri=true`` URL opens."""
     parsed = normalize_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True, **kwargs)
     database = parsed.database or ""
-    if database and database != ":memory:" and not database.startswith("file:"):
+    writable = database and database != ":memory:" and not database.startswith("file:")
+    if writable and not read_only:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(parsed, **kwargs)
-    _configure_sqlite(engine, busy_timeout_ms)
+    _configure_sqlite(engine, busy_timeout_ms, read_only)
     return engine
 
 
-def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int, read_only: bool = False) -> None:
     """Foreign keys on, wait on locks, WAL, and real transactions.
 
     WAL lets a reader stay open while another connection writes. Writers queue behind the
     busy timeout; load_document's first statement is a write, so it takes the lock at once.
+    A reader sets no journal mode (a writer made the file WAL) and may not write at all.
     """
 
     @event.listens_for(engine, "connect")
@@ -60,7 +71,7 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor = dbapi_conn.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA query_only=ON" if read_only else "PRAGMA journal_mode=WAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -115,6 +126,50 @@ def open_warehouse(url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
     engine = make_engine(url, busy_timeout_ms)
     migrate(engine)
     return engine
+
+
+def open_for_reading(url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS) -> Engine:
+    """An engine that only reads a warehouse already at this code's schema: no migration, no
+    write lock, so a read-only database role or file is enough (:class:`SchemaError` when
+    the schema is another one)."""
+    engine = make_engine(url, busy_timeout_ms, read_only=True)
+    try:
+        check_schema(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def code_revision() -> str:
+    """The newest migration this code ships (the schema it reads)."""
+    return str(ScriptDirectory.from_config(alembic_config()).get_current_head())
+
+
+def check_schema(engine: Engine) -> None:
+    """Raise :class:`SchemaError`, saying which command fixes it, unless the warehouse's schema
+    is this code's; reads only."""
+    with engine.connect() as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+    wanted = code_revision()
+    if current == wanted:
+        return
+    if current is None:
+        raise SchemaError(
+            "the database holds no warehouse schema: run `filings upgrade` (or `filings run`) "
+            "with a role that may create tables"
+        )
+    try:
+        ScriptDirectory.from_config(alembic_config()).get_revision(current)
+    except CommandError:
+        raise SchemaError(
+            f"the warehouse's schema (revision {current}) is newer than this code's ({wanted}): "
+            "update filings-pipeline"
+        ) from None
+    raise SchemaError(
+        f"the warehouse's schema is at revision {current}, this code reads {wanted}: run "
+        "`filings upgrade` with a role that may alter tables"
+    )
 
 
 def describe_error(exc: BaseException) -> str:

@@ -177,3 +177,14 @@ def require_live_ready(settings: Settings) -> None:
         raise ConfigError(
             'FILINGS_SEC_USER_AGENT is required for live runs: set it to "Company contact@domain"'
         )
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a ``sqlite:///`` warehouse URL, also of a URI one (``sqlite:///file:w.db?
+    mode=ro&uri=true``); None for other databases or in-memory."""
+    if not url.startswith("sqlite:///"):
+        return None
+    name = url.removeprefix("sqlite:///")
+    if name.startswith("file:"):
+        name = name.removeprefix("file:").partition("?")[0]
+    return None if not name or name.startswith(":memory:") else Path(name)

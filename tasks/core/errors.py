@@ -20,6 +20,11 @@ class ConfigError(PipelineError):
     """Configuration is missing or invalid: fix the setting named in the message."""
 
 
+class SchemaError(PipelineError):
+    """The warehouse's schema is not the one this code reads: upgrade the warehouse
+    (``filings upgrade``) or the code, as the message says."""
+
+
 class TransportError(PipelineError):
     """A remote source could not be reached or answered badly."""
 
