@@ -17,7 +17,7 @@ from tasks.core.enums import Basis
 from tasks.core.provenance import Provenance
 from tasks.core.rowrecords import RefusedRow, StatementKind, StatementRow
 from tasks.parsers.headers import Column, header_lines, resolve_columns
-from tasks.parsers.numbers import CellKind, CellValue, parse_cell
+from tasks.parsers.numbers import CellKind, CellValue, cents_of, parse_cell
 from tasks.parsers.rows import clean_label, has_values, segments
 from tasks.parsers.setting import TableSetting, read_setting
 from tasks.parsers.tablemeta import currencies_in, except_shares, scale_of, statement_kind
@@ -109,7 +109,9 @@ def _read_body(
             pending = f"{pending} {text}" if pending and text[:1].islower() else text
             continue
         label = row[0]
-        if pending and label[:1].islower():
+        if pending and not label.strip():
+            label = pending  # the label printed on the line above its figures
+        elif pending and label[:1].islower():
             label = f"{pending} {label}"  # a label wrapped over two lines
         elif pending and _heading(pending):
             section = clean_label(pending).rstrip(":").strip()
@@ -178,13 +180,14 @@ def _row(
     if column.end is None:
         return "period not readable from the header"
     unit = _unit(label, section, cell)
+    cents = cents_of(label)  # "(Hong Kong cents)": hundredths of the label's currency
     currency = ""
     if unit in ("money", "per_share"):
-        found = currencies_in(column.header)
-        currency = found[0] if found else setting.currency
+        stated = [cell.currency, cents or "", *currencies_in(column.header), setting.currency]
+        currency = next((c for c in stated if c), "")
         if not currency:
             return "currency not stated in the header or title"
-    scale = _scale(unit, setting)
+    scale = -2 if unit == "per_share" and cents is not None else _scale(unit, setting)
     if scale is None:
         return "no scale statement (in thousands) for the table"
     return StatementRow(
@@ -210,7 +213,7 @@ def _unit(label: str, section: str, cell: CellValue) -> str:
         return "percent"
     if _SHARES.search(label) or (_SHARES.search(section) and not _PER_SHARE.search(label)):
         return "count"  # "Weighted average ADS used in calculating net income per ADS"
-    if _PER_SHARE.search(f"{section} {label}"):
+    if _PER_SHARE.search(f"{section} {label}") or cents_of(label) is not None:
         return "per_share"
     return "money"
 

@@ -1,7 +1,8 @@
 """Statement cell text -> exact Decimal.
 
 Accepts the forms the filings print: ``4,160,063``, ``(366,065)``, ``-366,065``, ``6.70``,
-``27.9%``, and the nil marks ``—``, ``-``, ``_``. Anything else is *damaged*: it yields no value,
+``27.9%``, a figure glued to its currency (``RMB0.002``, ``HK$0.08``), and the nil marks ``—``,
+``-``, ``_``. Anything else is *damaged*: it yields no value,
 so a garbled cell can never become a silent wrong number.
 """
 
@@ -15,7 +16,19 @@ from functools import lru_cache
 
 _SUPERSCRIPTS = "¹²³⁴⁵⁶⁷⁸⁹⁰"
 NIL_MARKS = frozenset({"—", "–", "-", "_", "--", "nil", "Nil", "−"})
-_CURRENCY = re.compile(r"^(?:RMB|US\$|USD|HK\$|\$)\s*|\s*(?:RMB|USD)$")
+# a currency glued to the figure, also inside its sign ("(RMB0.05)"); a bare "$" is the column's
+_CURRENCY = re.compile(
+    r"^(?P<sign>[(\-−]?)(?P<lead>RMB|US\$|USD|HK\$|HKD|\$)\s*|\s*(?P<tail>RMB|USD|HKD)$"
+)
+_ISO = {"RMB": "CNY", "US$": "USD", "USD": "USD", "HK$": "HKD", "HKD": "HKD", "$": ""}
+# a per-share amount printed in cents says so in its label, with its currency or not:
+# "— Basic (Hong Kong cents)", "(HK cents)", "（港仙）", "(RMB cents)", "人民幣分", "(cents)"
+_CENTS = (
+    ("HKD", re.compile(r"\b(?:Hong Kong|HK\$?) ?cents?\b|港仙", re.I)),
+    ("CNY", re.compile(r"\b(?:RMB|Renminbi) ?cents?\b|人民[幣币] ?分", re.I)),
+    ("USD", re.compile(r"\b(?:US\$?|U\.S\.) ?cents?\b|美仙", re.I)),
+    ("", re.compile(r"[(（]\s*cents?\s*[)）]|\bin cents\b|[(（]仙[)）]", re.I)),
+)
 # Thousands groups must be well formed (no leading zero group, exactly three digits each);
 # without separators at most three integer digits, since the filings print 1,000 and above
 # with commas (a bare "1760" or "000,202" is extraction damage).
@@ -45,6 +58,7 @@ class CellValue:
     frac_digits: int = 0
     percent: bool = False
     raw: str = ""
+    currency: str = ""  # ISO code of a currency glued to the figure ("RMB0.002" -> CNY)
 
 
 def clean_cell(text: str) -> str:
@@ -56,7 +70,8 @@ def clean_cell(text: str) -> str:
 def parse_cell(text: str) -> CellValue:
     """Parse one statement cell; never raises (the result is shared: it is frozen)."""
     raw = clean_cell(text)
-    body = _CURRENCY.sub("", raw).replace(" ", "")
+    glued = [m["lead"] or m["tail"] for m in _CURRENCY.finditer(raw)]
+    body = _CURRENCY.sub(lambda m: m["sign"] or "", raw).replace(" ", "")
     if body[-1:] in _SUPERSCRIPTS:
         body = body.rstrip(_SUPERSCRIPTS)  # a footnote mark on a figure ("4,177,890¹")
     if not body:
@@ -75,7 +90,15 @@ def parse_cell(text: str) -> CellValue:
     if match["open"] or match["minus"]:
         value = -value
     percent = bool(match["pct"] or match["pct2"])
-    return CellValue(CellKind.NUMBER, value, len(frac), percent, raw)
+    currency = _ISO[glued[0]] if glued else ""
+    return CellValue(CellKind.NUMBER, value, len(frac), percent, raw, currency)
+
+
+def cents_of(label: str) -> str | None:
+    """A per-share amount printed in cents: the currency its label names ("(Hong Kong cents)",
+    "（港仙）" -> "HKD"; "(cents)" -> "", the column's), None when the label says no cents.
+    Its figures are hundredths of that currency (18.82 cents -> 0.1882 per share)."""
+    return next((code for code, rx in _CENTS if rx.search(label)), None)
 
 
 def is_year(text: str) -> bool:

@@ -25,6 +25,7 @@ from tasks.core.metrics import metrics
 from tasks.core.records import Fact
 from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
 from tasks.parsers.catalog import LabelCatalog, Section, normalize_label
+from tasks.parsers.numbers import cents_of
 
 STANDARD_FILE = Path(__file__).resolve().parent / "standard_metrics.toml"
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*:?\s*$")
@@ -211,7 +212,9 @@ def row_unit(row: StatementRow) -> str:
     if row.currency:
         if "per ads" in label or "per american depositary" in label:
             return f"{row.currency}/ADS"
-        if "per share" in label or "per ordinary share" in label or "per common share" in label:
+        if any(w in label for w in ("per share", "per ordinary share", "per common share", "每股")):
+            return f"{row.currency}/share"
+        if cents_of(row.row_label) is not None:  # "— Basic (Hong Kong cents)" under EPS
             return f"{row.currency}/share"
         return row.currency
     if "%" in label or "percent" in label or "margin" in label:
