@@ -6,6 +6,7 @@ Amounts are ``decimal128(38, 6)`` (never floats), dates ``date32``, counts ``int
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -100,11 +101,33 @@ def export(out: str | Path, fmt: str = "csv", url: str | None = None) -> list[Pa
         frame = read_view(name, url=url)
         path = folder / f"{name}.{fmt}"
         if fmt == "csv":
-            frame.to_csv(path, index=False)
+            # RFC 4180 line ends: a cell holding a CR or LF is quoted (with "\n" a bare CR was not)
+            csv_safe(frame).to_csv(path, index=False, lineterminator="\r\n")
         else:
             frame.to_parquet(path, index=False)
         written.append(path)
     return written
+
+
+# OWASP CSV injection: a cell starting with one of these is a formula to a spreadsheet.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d[\d,]*(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with every text cell that a spreadsheet would run as a formula prefixed with
+    ``'`` (shown as text, OWASP's advice); numbers and text that is a number stay as they are."""
+    safe = frame.copy()
+    for name in frame.columns:
+        if pa.types.is_string(getattr(frame[name].dtype, "pyarrow_dtype", None)):
+            safe[name] = frame[name].map(_cell, na_action="ignore").astype(frame[name].dtype)
+    return safe
+
+
+def _cell(text: str) -> str:
+    if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def _open(url: str) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import smtplib
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from email.utils import formatdate
 from typing import TypeVar
@@ -26,6 +26,7 @@ from tasks.core.enums import ChannelName
 from tasks.core.errors import ConfigError, NotSentError, SendInDoubtError
 from tasks.core.records import PendingDelivery
 from tasks.delivery.digest import digest_key, digest_subject, digest_text
+from tasks.delivery.markup import header_line, slack_text
 
 SEND_TIMEOUT_SECONDS = 20
 U = TypeVar("U", bound=SecretUrl)
@@ -155,13 +156,14 @@ def _key(alerts: Sequence[PendingDelivery]) -> str:
 def email_message(sender: str, to: str, alerts: Sequence[PendingDelivery]) -> EmailMessage:
     """The e-mail of one alert or of a digest, with the headers mail systems expect."""
     message = EmailMessage()
-    message["Subject"] = digest_subject(alerts)
+    message["Subject"] = header_line(digest_subject(alerts))
     message["From"], message["To"] = sender, to
     message["Date"] = formatdate(usegmt=True)
     message["Message-ID"] = f"<{_key(alerts)}@filings-pipeline>"  # same id on a re-send
     message["Auto-Submitted"] = "auto-generated"  # no vacation replies
     message["X-Filings-Alert-Id"] = ", ".join(a.alert_id for a in alerts)
-    body = alerts[0].message if len(alerts) == 1 else digest_text(alerts)
+    lines = [replace(a, subject=header_line(a.subject)) for a in alerts]
+    body = alerts[0].message if len(alerts) == 1 else digest_text(lines)
     message.set_content(body + "\n")
     return message
 
@@ -281,6 +283,10 @@ def _row(alert: PendingDelivery) -> dict[str, object]:
 
 def slack_body(alerts: Sequence[PendingDelivery]) -> dict[str, object]:
     """Slack's incoming-webhook JSON (also understood by Mattermost and Teams connectors)."""
-    if len(alerts) == 1:
-        return {"text": f"*{alerts[0].subject}*\n{alerts[0].message}"}
-    return {"text": f"*{digest_subject(alerts)}*\n{digest_text(alerts, bullet='•')}"}
+    one = [replace(a, subject=header_line(a.subject)) for a in alerts]
+    if len(one) == 1:
+        subject, text = one[0].subject, one[0].message
+    else:
+        subject, text = digest_subject(one), digest_text(one, bullet="•")
+    # the markup we add (bold, bullets) around document text escaped by Slack's rules
+    return {"text": f"*{slack_text(subject)}*\n{slack_text(text)}"}
