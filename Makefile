@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
@@ -11,9 +11,11 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# constraints.txt pins every distribution the suite ran with (direct and transitive), so a fresh
+# machine installs the same versions; regenerate it with `pip freeze --exclude-editable`.
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[dev]"
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

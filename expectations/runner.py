@@ -64,8 +64,15 @@ class _Runtime:
     pending_docs: dict[Path, list[Any]] = field(default_factory=dict)
 
 
+@dataclass
+class _Loaded:
+    """The process's one GX runtime, built on first use and rebuilt when a suite changes."""
+
+    runtime: _Runtime | None = None
+
+
 _LOCK = threading.RLock()  # re-entered: run_suites holds it while building the runtime
-_RUNTIME: _Runtime | None = None
+_LOADED = _Loaded()  # the binding never changes; its runtime is replaced under _LOCK
 suites_dir: Path = SUITES_DIR  # where the suites are read from (tests point it elsewhere)
 
 
@@ -112,7 +119,7 @@ def build_docs(docs_site: Path) -> Path | None:
     """
     site = docs_site.resolve()
     with _LOCK:
-        runtime = _RUNTIME  # no runtime: nothing was validated, so GX need not load
+        runtime = _LOADED.runtime  # no runtime: nothing was validated, so GX need not load
         keys = runtime.pending_docs.pop(site, []) if runtime else []
         if runtime is None or not keys:
             return None
@@ -131,7 +138,8 @@ def build_docs(docs_site: Path) -> Path | None:
 def held_results() -> int:
     """How many validation results the context holds (flat across runs when all is well)."""
     with _LOCK:
-        return len(_RUNTIME.context.validation_results_store.list_keys()) if _RUNTIME else 0
+        runtime = _LOADED.runtime
+        return len(runtime.context.validation_results_store.list_keys()) if runtime else 0
 
 
 def _forget(runtime: _Runtime, keys: Iterable[Any]) -> None:
@@ -160,14 +168,16 @@ def _run_frame(
 
 def _runtime() -> _Runtime:
     # A long-lived process (``filings serve``) picks up an edited suite on its next run.
-    global _RUNTIME
     with _LOCK:
         fingerprint = _fingerprint(suites_dir)
-        if _RUNTIME is None or _RUNTIME.fingerprint != fingerprint:
-            old, _RUNTIME = _RUNTIME, _build_runtime(load_suite_specs(suites_dir), fingerprint)
-            if old is not None:
-                _carry_pending(old, _RUNTIME)
-        return _RUNTIME
+        old = _LOADED.runtime
+        if old is not None and old.fingerprint == fingerprint:
+            return old
+        new = _build_runtime(load_suite_specs(suites_dir), fingerprint)
+        if old is not None:
+            _carry_pending(old, new)
+        _LOADED.runtime = new
+        return new
 
 
 def _carry_pending(old: _Runtime, new: _Runtime) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextvars
 import queue
-import sys
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -32,10 +31,6 @@ from tasks.sources.protocol import Sources
 
 # Downloads at once: enough to keep SEC at its pace (each request waits its turn at the pacer).
 IN_FLIGHT = 16
-# Beside extraction (a thread that keeps the GIL until asked, 5 ms by default), each system call
-# of a download thread could wait that long for it again; SEC's pacer counts a request until its
-# answer is read, so those waits slow the pace. Asked sooner while downloads run.
-SWITCH_INTERVAL = 0.0005
 _Item = tuple[Issuer, str, PrefectFuture[Any]]
 
 
@@ -56,8 +51,6 @@ def claimed_downloads(
     # the thread runs in this flow run's context: its tasks belong to the run
     context = contextvars.copy_context()
     thread = threading.Thread(target=context.run, args=(_drive, stage, ready, stop), daemon=True)
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
     thread.start()
     try:
         while (item := ready.get()) is not None:
@@ -72,7 +65,6 @@ def claimed_downloads(
     finally:
         stop.set()  # an early end (an error, a cancelled run): claim and download no more
         thread.join(timeout=60)
-        sys.setswitchinterval(switch)
 
 
 @dataclass(frozen=True, slots=True)

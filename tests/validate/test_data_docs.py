@@ -83,10 +83,10 @@ def test_run_a_site_survives_run_b_in_a_new_process(
 ) -> None:
     root = tmp_path / "data_docs"
     site_a, site_b = new_docs_site(root, "a" * 8, T0), new_docs_site(root, "b" * 8, T1)
-    monkeypatch.setattr(runner, "_RUNTIME", None)  # a fresh process: a new GX context
+    monkeypatch.setattr(runner._LOADED, "runtime", None)  # a fresh process: a new GX context
     validate_facts("sec:run-a-doc", good_facts, docs_site=site_a)
     link_a = build_data_docs(site_a)
-    monkeypatch.setattr(runner, "_RUNTIME", None)
+    monkeypatch.setattr(runner._LOADED, "runtime", None)
     validate_facts("sec:run-b-doc", good_facts, docs_site=site_b)
     build_data_docs(site_b)
 
