@@ -16,7 +16,7 @@ from decimal import Decimal
 from tasks.core.enums import Basis
 from tasks.core.provenance import Provenance
 from tasks.core.rowrecords import RefusedRow, StatementKind, StatementRow
-from tasks.parsers.headers import Column, header_lines, resolve_columns
+from tasks.parsers.headers import Column, header_lines, resolve_columns, without_notes
 from tasks.parsers.numbers import CellKind, CellValue, cents_of, parse_cell
 from tasks.parsers.rows import clean_label, has_values, segments
 from tasks.parsers.setting import TableSetting, read_setting
@@ -29,7 +29,7 @@ _SHARES = re.compile(
 )
 # a Chinese total closes its section: "流動資產總值", "负债总额", "合計"
 _ZH_TOTAL = re.compile(r"(?:[總总](?:值|額|额|計|计)|合[計计])$")
-_PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b", re.I)
+_PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b|每股", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,14 +88,14 @@ def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool)
     for number, segment in enumerate(segments(table.rows)):
         sequel = continued and number == 0 and not segment.header and not header_lines(lead)
         if sequel and sink.columns and sink.columns[-1].index < width:
-            columns = sink.columns  # continued on the next page without its header
+            found = sink.columns  # continued on the next page without its header
         else:
             found = resolve_columns(
                 list(segment.header), width, setting.period_title, lead if number == 0 else ()
             )
-            columns = _value_columns(found)
-        sink.columns = columns
-        _read_body(segment.body, columns, table, setting, sink)
+        sink.columns = found
+        body = without_notes(segment.body, found)
+        _read_body(body, _value_columns(found), table, setting, sink)
 
 
 def _read_body(

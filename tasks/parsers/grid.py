@@ -41,6 +41,10 @@ def is_figure(text: str) -> bool:
     return parse_cell(body).kind in (CellKind.NUMBER, CellKind.NIL) and not is_year(body)
 
 
+def _nil(text: str) -> bool:
+    return parse_cell(text).kind is CellKind.NIL
+
+
 def align(rows: list[list[Placed]], tolerance: float, regions: bool = False) -> list[list[str]]:
     """Rows of positioned cells -> rows of [label, value 1, ..., value n].
 
@@ -48,7 +52,11 @@ def align(rows: list[list[Placed]], tolerance: float, regions: bool = False) -> 
     column (PDF, where headers sit loosely over their figures) instead of by the exact grid
     columns they span (HTML).
     """
-    figures = sorted((c.start, c.end) for r in rows for c in r if is_figure(c.text))
+    # columns are where amounts stand; a nil mark alone makes none (a dash before a label,
+    # "— Basic", is no column)
+    figures = sorted(
+        (c.start, c.end) for r in rows for c in r if is_figure(c.text) and not _nil(c.text)
+    )
     if not figures:
         return [[" ".join(c.text for c in row if c.text)] for row in rows]
     columns = _merge(figures, tolerance)
@@ -98,7 +106,7 @@ def _place_row(
         if text == "(" and data:
             prefix = "("  # the opening of a negative split over cells: "(" "366,065" ")"
             continue
-        if cell.end < columns[0][0] - tolerance and not is_figure(text):
+        if cell.end < columns[0][0] - tolerance and (not is_figure(text) or _nil(text)):
             label.append(text)
             continue
         targets = _targets(cell, columns, headers, data)

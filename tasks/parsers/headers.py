@@ -53,6 +53,12 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 _USD_RE = re.compile(r"\bUSD\b|US\$")
+# "31 December 2014", "30 June": the day before the month (Hong Kong, British style)
+_DAY_FIRST = re.compile(
+    rf"\b(\d{{1,2}})\s+({_MONTH_NAMES})\b(\s+(?:19|20)\d{{2}}\b)?", re.IGNORECASE
+)
+# a column of note references ("NOTES", "Note", "附註"): no figure of the statement
+_NOTES = re.compile(r"\s*(?:notes?|附[註注]|附[註注]編號)\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +67,7 @@ class Column:
 
     index: int  # position in the row (0 is the label)
     header: str  # header as printed, rows joined
-    role: str  # "value" | "usd" | "ifrs" | "gaap" | "adjustment"
+    role: str  # "value" | "usd" | "ifrs" | "gaap" | "adjustment" | "notes"
     start: date | None  # None for an instant
     end: date | None  # None when the period could not be read
 
@@ -77,8 +83,8 @@ def resolve_columns(
     """
     rows = [(line, *([""] * (width - 1))) for line in header_lines(lead)] + header_rows
     # Chinese periods, years and currencies read as their English words ("二零二三年" -> "2023")
-    header_rows = [spread(tuple(englished(c) for c in row), width - 1) for row in rows]
-    title = englished(title)
+    header_rows = [spread(tuple(dated(c) for c in row), width - 1) for row in rows]
+    title = dated(title)
     usd = [_is_usd(header_rows, i) for i in range(width)]
     groups = _groups(usd[1:])
     filled = _fill_groups(header_rows, groups) if any(usd) else header_rows
@@ -89,8 +95,29 @@ def resolve_columns(
         for i in group:
             own = " ".join(row[i] for row in filled if row[i])
             start, end = _period(own, group_text, title)
-            columns.append(Column(i, own, "usd" if usd[i] else "value", start, end))
+            role = "notes" if _NOTES.fullmatch(own) else "usd" if usd[i] else "value"
+            columns.append(Column(i, own, role, start, end))
     return _ifrs_roles(columns) if ifrs else columns
+
+
+def without_notes(rows: tuple[Row, ...], columns: list[Column]) -> tuple[Row, ...]:
+    """Rows with the cells of the note-reference columns blanked: "EARNINGS PER SHARE  7" is a
+    heading, not a row with a figure."""
+    notes = {c.index for c in columns if c.role == "notes"}
+    if not notes:
+        return rows
+    return tuple(tuple("" if i in notes else c for i, c in enumerate(r)) for r in rows)
+
+
+def dated(text: str) -> str:
+    """A header's periods in one word order: Chinese ones as English words, and day-first
+    dates ("31 DECEMBER 2014", "30 June") as month-first ("December 31, 2014", "June 30")."""
+    return _DAY_FIRST.sub(_month_first, englished(text))
+
+
+def _month_first(match: re.Match[str]) -> str:
+    year = f",{match[3]}" if match[3] else ""
+    return f"{match[2]} {match[1]}{year}"
 
 
 def header_lines(lines: tuple[str, ...]) -> list[str]:
@@ -197,12 +224,11 @@ def _month_day(text: str) -> tuple[int, int | None] | None:
 
 
 def _single_year(own: str, title: str) -> int | None:
-    """The column's own year (one the title names too, if the title names any), else the
-    title's only year; None when that is not one year."""
+    """The column's own year, else the title's only year; None when that is not one year.
+    The title names the current period ("FOR THE YEAR ENDED 31 DECEMBER 2014"): a column
+    headed 2013 is the same period a year before."""
     years = set(_YEAR_RE.findall(own))
     title_years = set(_YEAR_RE.findall(title))
-    if years and title_years and not years <= title_years:
-        return None
     chosen = years or title_years
     return int(chosen.pop()) if len(chosen) == 1 else None
 

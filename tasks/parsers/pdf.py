@@ -28,9 +28,17 @@ from tasks.parsers.numbers import CellKind, clean_cell, parse_cell
 from tasks.parsers.pdfliterals import page_literals
 from tasks.parsers.pdftext import PageTexts, PdfiumError
 from tasks.parsers.pdfwords import Char, decoded_contents, page_words
+from tasks.parsers.tablemeta import statement_kind
 from tasks.parsers.tables import ParsedDocument, RawTable, make_rows
 
 _MARKERS = ("condensedconsolidated", "inthousandsof", "ifrss", "reconciliationsofgaap")
+# any edition's statement titles and amount heads, squeezed ("statementoffinancialposition",
+# "hk$'000"): a full annual report's statements sit on pages without "condensed"
+_EN_MARKERS = re.compile(
+    r"statements?of(?:profitorloss|financialposition|cashflows?|comprehensiveincome)"
+    r"|consolidated(?:statements?of(?:operations|income|earnings)|balancesheets?|incomestatements?)"
+    r"|(?:hk\$|rmb|us\$)['’]000"
+)
 # a Chinese edition's statement pages: their titles and scale lines
 _ZH_MARKERS = re.compile(
     r"[財财][務务][狀状][況况]表|[資资][產产][負负][債债]表|[損损]益(?:及其他全面收益)?表|利[潤润]表"
@@ -39,11 +47,21 @@ _ZH_MARKERS = re.compile(
 _TITLE = re.compile(
     r"^(unaudited|condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
     r"as (of|at) |(three|six|nine) months ended|year ended|appendix"
-    r"|(?:未經審核|未经审核)?(?:簡明|简明)?(?:綜合|综合)\S*表$|截至|[於于]\S*日$)",
+    r"|(?:未經審核|未经审核)?(?:簡明|简明)?(?:綜合|综合)\S*表$|截至|[於于]\S*日$"
+    r"|for the |at \d{1,2} \w+ \d{4}$|\(?continued\)?$)",
     re.IGNORECASE,
 )
+# a page number printed as page furniture: "– 2 –", "- 12 -"
+# what a header line holds and a title's second line does not: a digit, a currency
+_HEADER_MARK = re.compile(r"\d|RMB|\$|HK|US|港元|人民")
+_DAY = re.compile(r"[0-3]?\d")
+_MONTH = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?", re.IGNORECASE
+)
+_PAGE_NUMBER = re.compile(r"[-–—]\s*\d{1,3}\s*[-–—]")
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
 _IN_LABEL = re.compile(r"\(\d{1,2}\)|[-–—]|\*+\d*")
+_PROSE_SHARE = 0.8
 _LINE_TOLERANCE = 2.0
 _WORD_GAP = 4.0
 
@@ -131,21 +149,29 @@ def _ends_in_statement(tables: list[RawTable]) -> bool:
 
 def _has_marker(text: str) -> bool:
     squeezed = "".join(text.lower().split())
-    return any(m in squeezed for m in _MARKERS) or _ZH_MARKERS.search(squeezed) is not None
+    if any(m in squeezed for m in _MARKERS) or _EN_MARKERS.search(squeezed) is not None:
+        return True
+    return _ZH_MARKERS.search(squeezed) is not None
 
 
 def _page_tables(number: int, words: list[Char]) -> list[RawTable]:
-    lines = _lines(words)
+    """A page's lines -> tables: a title block (the statement's title, period, scale lines)
+    opens a table, running text closes it; every other line is a row of the grid."""
+    lines = [ln for ln in _lines(words) if not _PAGE_NUMBER.fullmatch(_text(ln))]
     left = min((cell.start for line in lines for cell in line), default=0.0)
+    prose = _prose_lines(lines, left)
     out: list[RawTable] = []
     preamble: list[str] = []
     rows: list[list[Placed]] = []
-    for line in lines:
-        if _is_title(line, left):
+    for i, line in enumerate(lines):
+        # a statement's title wraps: "... PROFIT OR LOSS AND OTHER" / "COMPREHENSIVE INCOME"
+        wraps = bool(preamble) and not rows and statement_kind(preamble[-1]) is not None
+        wraps = wraps and line[0].start <= left + 5 and not _HEADER_MARK.search(_text(line))
+        if i in prose or wraps or _is_title(line, left, rows):
             if rows:
                 out.append(_table(number, len(out) + 1, preamble, rows))
                 preamble, rows = [], []
-            preamble.append(" ".join(c.text for c in line))
+            preamble.append(_text(line))
         else:
             rows.append(line)
     if rows:
@@ -153,10 +179,45 @@ def _page_tables(number: int, words: list[Char]) -> list[RawTable]:
     return out
 
 
-def _is_title(line: list[Placed], left: float) -> bool:
-    text = " ".join(c.text for c in line)
-    at_margin = line[0].start <= left + 5
-    return at_margin and not any(is_figure(c.text) for c in line) and bool(_TITLE.match(text))
+def _text(line: list[Placed]) -> str:
+    return " ".join(c.text for c in line)
+
+
+def _is_title(line: list[Placed], left: float, rows: list[list[Placed]]) -> bool:
+    """A title line at the margin without amounts; a line naming a statement only where no
+    table is open (inside one, "Reconciliation of Non-GAAP Net Income" is a heading)."""
+    text = _text(line)
+    if line[0].start > left + 5 or _has_amount(line):
+        return False
+    if _TITLE.match(text):
+        return True
+    return not rows and len(text) <= 150 and statement_kind(text) is not None
+
+
+def _prose_lines(lines: list[list[Placed]], left: float) -> set[int]:
+    """The lines of running text: from the margin across the text width, ending in words,
+    in a paragraph (next to another such line) or ending a sentence. A paragraph of the
+    notes ends the table above it and is no row of the next."""
+    right = max((line[-1].end for line in lines), default=0.0)
+    wide = [
+        ln[-1].end - ln[0].start >= _PROSE_SHARE * (right - left)
+        and ln[0].start <= left + 30
+        and not is_figure(ln[-1].text)  # a row ends in its figures, a sentence in words
+        for ln in lines
+    ]
+    out = set()
+    for i, line in enumerate(lines):
+        paragraph = (i > 0 and wide[i - 1]) or (i + 1 < len(lines) and wide[i + 1])
+        if wide[i] and (paragraph or _text(line).rstrip().endswith((".", "。"))):
+            out.add(i)
+    return out
+
+
+def _has_amount(line: list[Placed]) -> bool:
+    """Whether a line prints an amount: a figure that is not a day of a date ("FOR THE YEAR
+    ENDED 31 DECEMBER 2014" is a title, not a row)."""
+    months = any(_MONTH.match(w) for c in line for w in c.text.split())
+    return any(is_figure(c.text) and not (months and _DAY.fullmatch(c.text)) for c in line)
 
 
 def _table(page: int, index: int, preamble: list[str], rows: list[list[Placed]]) -> RawTable:
@@ -176,7 +237,7 @@ def _lines(words: list[dict]) -> list[list[Placed]]:
 
 def _cells(words: list[dict]) -> list[Placed]:
     cells: list[Placed] = []
-    for word in words:
+    for word in _dates(words):
         text = clean_cell(word["text"])
         prev = cells[-1] if cells else None
         near = prev is not None and word["x0"] - prev.end <= _WORD_GAP
@@ -188,6 +249,23 @@ def _cells(words: list[dict]) -> list[Placed]:
         else:
             cells.append(Placed(word["x0"], word["x1"], text))
     return [piece for cell in cells for piece in _unglue(cell)]
+
+
+def _dates(words: list[dict]) -> list[dict]:
+    """A day and the month after it as one word ("30 June"): a date, not a figure."""
+    out: list[dict] = []
+    for word in words:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and _DAY.fullmatch(prev["text"])
+            and _MONTH.fullmatch(word["text"])
+            and word["x0"] - prev["x1"] <= _WORD_GAP
+        ):
+            out[-1] = {**prev, "text": f"{prev['text']} {word['text']}", "x1": word["x1"]}
+        else:
+            out.append(word)
+    return out
 
 
 def _unglue(cell: Placed) -> list[Placed]:

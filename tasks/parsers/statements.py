@@ -15,10 +15,11 @@ from tasks.core.enums import Basis
 from tasks.core.records import Fact, Provenance, UnmappedRow
 from tasks.parsers.catalog import LabelCatalog, Section
 from tasks.parsers.checks import settle
-from tasks.parsers.headers import Column, header_lines, resolve_columns
+from tasks.parsers.headers import Column, header_lines, resolve_columns, without_notes
 from tasks.parsers.numbers import CellKind, CellValue, parse_cell
 from tasks.parsers.rows import IGNORED, BodyRow, body_rows, has_values, lookup, segments
 from tasks.parsers.setting import TableSetting, read_setting
+from tasks.parsers.tablemeta import titled
 from tasks.parsers.tables import ParsedDocument, RawTable
 
 Setting = TableSetting[Section]
@@ -75,7 +76,8 @@ def _find_section(
 ) -> tuple[Section | None, str]:
     ifrs = "IFRS" in header_text
     candidates = [s for s in catalog.sections if s.ifrs == ifrs]
-    lines = ([header_text] if ifrs else []) + [ln for ln in reversed(near) if len(ln) <= 300]
+    lines = [ln for ln in reversed(near) if len(ln) <= 300 and titled(ln)]
+    lines = ([header_text] if ifrs else []) + lines
     for line in lines:
         lowered = line.lower()
         for section in candidates:
@@ -96,7 +98,7 @@ def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool)
             head = lead if number == 0 else ()
             columns = resolve_columns(list(segment.header), width, setting.period_title, head)
         sink.columns = columns
-        for row in body_rows(segment.body, setting.what):
+        for row in body_rows(without_notes(segment.body, columns), setting.what):
             _read_row(row, columns, table, setting, sink)
 
 

@@ -12,6 +12,7 @@ import re
 from tasks.core.rowrecords import StatementKind
 from tasks.parsers.numbers import CellKind, parse_cell
 from tasks.parsers.tables import RawTable
+from tasks.parsers.zh import has_han
 
 # "In thousands of Renminbi"; PDF damage can cut the "In" ("n thousands of Re"), so the
 # "thousands of" form is accepted too; "RMB'000" / "US$'000" headers are thousands as well.
@@ -22,13 +23,16 @@ _SCALE_RE = re.compile(
 )
 _SCALES = {"thousands": 3, "millions": 6, "000": 3, "千": 3, "百萬": 6, "百万": 6}
 PERIOD_TITLE_RE = re.compile(
-    r"^(?:as (?:of|at)|for the|three|six|nine|twelve|thirteen|year).*\b(?:19|20)\d{2}\b"
+    r"^(?:(?:as )?(?:of|at)|for the|three|six|nine|twelve|thirteen|year).*\b(?:19|20)\d{2}\b"
     r"|^(?:截至|於|于)\s*\S*(?:日|止年度|[個个]月)$",  # 截至十二月三十一日止年度, 於十二月三十一日
     re.IGNORECASE,
 )
 # (kind, title words), the first match wins: "comprehensive income" before "income"
 _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
-    (StatementKind.NON_GAAP_RECONCILIATION, re.compile(r"non-gaap", re.I)),
+    (
+        StatementKind.NON_GAAP_RECONCILIATION,
+        re.compile(r"reconcil.*non-gaap|non-gaap.*reconcil", re.I),
+    ),
     # HKEx Chinese editions, traditional and simplified ("綜合損益及其他全面收益表" is the
     # income statement; "綜合全面收益表" alone is comprehensive income)
     (
@@ -52,6 +56,8 @@ _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
         ),
     ),
 )
+_ZH_TITLE_CHARS = 30
+_SENTENCE_BREAK = re.compile(r"[a-z)]\. [A-Z]")  # "... financial measures. For more ..."
 # what may stand between two pages of one statement: a page number, a "continued" line
 _BETWEEN_PAGES = re.compile(r"[-– ]*(?:page )?\d{1,3}[-– ]*|\(?continued\)?", re.IGNORECASE)
 _EXCEPT_SHARES = re.compile(
@@ -67,11 +73,22 @@ _CURRENCIES = (
 def statement_kind(line: str, header_text: str = "") -> StatementKind | None:
     """The statement a title line names (an IFRS column header makes it the IFRS
     reconciliation); None when the line names none."""
-    if "IFRS" in header_text:
+    if "IFRS" in header_text and "GAAP" in header_text:
         return StatementKind.IFRS_RECONCILIATION
-    if len(line) > 300 or line.rstrip().endswith((".", "。")):
+    if len(line) > 300 or line.rstrip().endswith((".", "。")) or not titled(line):
         return None  # a sentence that mentions a statement is not its title
     return next((kind for kind, words in _KINDS if words.search(line)), None)
+
+
+def titled(line: str) -> bool:
+    """Whether a line can be a title, not a line of running text that names a statement:
+    it does not begin in lower case ("therefore the same as ... statement of profit or loss"),
+    holds no end of a sentence, and in Chinese it is short (a title is a dozen characters, a
+    text line forty)."""
+    squeezed = "".join(line.split())
+    if squeezed[:1].islower() or _SENTENCE_BREAK.search(line):
+        return False
+    return not has_han(squeezed) or len(squeezed) <= _ZH_TITLE_CHARS
 
 
 def scale_of(text: str) -> int | None:
