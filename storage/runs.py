@@ -77,14 +77,32 @@ def finish_run(conn: Connection, run_id: str, status: RunStatus, summary: dict[s
         raise LookupError(f"unknown run {run_id!r}")
 
 
-def fail_runs_of(conn: Connection, flow_run_id: str) -> int:
-    """Mark the still-running runs of a Prefect flow run failed; return how many."""
+def fail_runs_of(conn: Connection, flow_run_id: str, status: RunStatus = RunStatus.FAILED) -> int:
+    """Mark the still-running runs of a Prefect flow run failed (or ``status``); return how
+    many."""
     stmt = (
         update(runs)
         .where(runs.c.flow_run_id == flow_run_id, runs.c.status == RunStatus.RUNNING.value)
-        .values(status=RunStatus.FAILED.value, finished_at=utcnow())
+        .values(status=status.value, finished_at=utcnow())
     )
     return int(conn.execute(stmt).rowcount or 0)
+
+
+def interrupt_runs(conn: Connection, mine: Callable[[str], bool]) -> list[str]:
+    """Mark ``interrupted`` the runs still ``running`` whose worker is ``mine``."""
+    running = conn.execute(
+        select(runs.c.run_id, runs.c.worker).where(
+            runs.c.status == RunStatus.RUNNING.value, runs.c.worker.is_not(None)
+        )
+    ).all()
+    stopped = [r.run_id for r in running if mine(str(r.worker))]
+    if stopped:
+        conn.execute(
+            update(runs)
+            .where(runs.c.run_id.in_(stopped), runs.c.status == RunStatus.RUNNING.value)
+            .values(status=RunStatus.INTERRUPTED.value, finished_at=utcnow())
+        )
+    return stopped
 
 
 def run_activity(conn: Connection, since: datetime, issuers: Sequence[str]) -> RunActivity:

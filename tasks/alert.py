@@ -21,9 +21,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from prefect import runtime, task
-from prefect.cache_policies import NO_CACHE
-from prefect.settings import PREFECT_API_URL, PREFECT_UI_URL
 from sqlalchemy.engine import Connection, Engine
 
 from storage import alerts, db, documents, findings
@@ -39,6 +36,7 @@ from tasks.delivery.messages import (
     restatement_alerts,
 )
 from tasks.sources.urls import public_document_url
+from tasks.stage_task import StageTask
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +106,10 @@ def _document_link(conn: Connection, document_id: str) -> str:
 def _run_link(item: NewAlert) -> str:
     """The run's page in the Prefect UI (the failed run's, for a pipeline failure); "" outside
     a run or on the ephemeral API, which has no UI."""
+    # deferred: a run link is asked for inside a flow only
+    from prefect import runtime
+    from prefect.settings import PREFECT_API_URL, PREFECT_UI_URL
+
     ui = PREFECT_UI_URL.value() if PREFECT_API_URL.value() else None
     run_id = runtime.flow_run.id
     if item.kind == AlertKind.PIPELINE_FAILURE:
@@ -218,5 +220,5 @@ def _count(counts: dict[str, tuple[int, str]], channel: str, n: int, error: str)
     counts[channel] = (count + n, error)
 
 
-alert_checks_task = task(name="alert", cache_policy=NO_CACHE)(check_alerts)
-deliver_task = task(name="deliver-alerts", cache_policy=NO_CACHE)(deliver_pending)
+alert_checks_task = StageTask(check_alerts, name="alert")
+deliver_task = StageTask(deliver_pending, name="deliver-alerts")

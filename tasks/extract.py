@@ -13,9 +13,6 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
-
 from tasks.core.enums import RESULTS_KINDS, DocKind, Origin
 from tasks.core.errors import ConfigError, ParseError, RefusedFileError
 from tasks.core.precision import select_stored_facts
@@ -35,6 +32,7 @@ from tasks.parsers.standard import shared_catalog, standard_facts
 from tasks.parsers.statements import extract_statements
 from tasks.parsers.tables import ParsedDocument
 from tasks.parsers.text import parse_text
+from tasks.stage_task import StageTask
 
 _HTML_START = re.compile(
     rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!DOCTYPE html|<html|<document|<body|<div|<p|<table)",
@@ -216,7 +214,7 @@ def _check_owner(
 
 
 # Parsing is deterministic: a failure is bad input, never worth a retry.
-extract_document_task = task(name="extract", cache_policy=NO_CACHE)(extract_document)
+extract_document_task = StageTask(extract_document, name="extract")
 
 
 def inspect_local_file(

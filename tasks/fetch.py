@@ -15,8 +15,6 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from typing import ParamSpec, TypeVar
 
-from prefect import Task, task
-from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Connection, Engine
 
 from storage import documents
@@ -31,6 +29,7 @@ from tasks.sources.listing import Listing
 from tasks.sources.local import archive_local_file
 from tasks.sources.protocol import Source, Sources, Watched
 from tasks.sources.retry import RETRY_DELAYS, RETRY_JITTER, only_transient
+from tasks.stage_task import StageTask
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -281,16 +280,16 @@ def fetch_document(
 
 # Transport errors a retry can fix are retried with growing, jittered delays; a rate block,
 # a missing file or a bad answer is not (tasks.sources.retry).
-def _retried(name: str, fn: Callable[P, R]) -> Task[P, R]:
+def _retried(name: str, fn: Callable[P, R]) -> StageTask[P, R]:
     """A task of ``fn`` retried only when the error is transient."""
-    return task(
+    return StageTask(
+        fn,
         name=name,
-        cache_policy=NO_CACHE,
         retries=3,
         retry_delay_seconds=RETRY_DELAYS,
         retry_jitter_factor=RETRY_JITTER,
         retry_condition_fn=only_transient,
-    )(fn)
+    )
 
 
 discover_task = _retried("discover", discover)

@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Connection, Engine
 
 from storage import claims, documents, loading
@@ -24,6 +22,7 @@ from tasks.core import workers
 from tasks.core.enums import SourceName, Status
 from tasks.core.records import Extraction, LoadCounts, ValidationResult, quarantine_required
 from tasks.parsers.standard import line_items
+from tasks.stage_task import StageTask
 
 
 def load(
@@ -100,4 +99,4 @@ def release(engine: Engine, document_id: str | None, worker: str) -> None:
         claims.release(conn, document_id, worker)
 
 
-load_task = task(name="load", retries=2, retry_delay_seconds=[2, 5], cache_policy=NO_CACHE)(load)
+load_task = StageTask(load, name="load", retries=2, retry_delay_seconds=[2, 5])

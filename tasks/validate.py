@@ -15,8 +15,6 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 from sqlalchemy.engine import Engine
 
 from expectations import builders, describe, runner
@@ -33,6 +31,7 @@ from tasks.core.records import (
     quarantine_required,
 )
 from tasks.extract import declared_rules
+from tasks.stage_task import StageTask
 
 _PRIOR_DAYS = 400  # a full year's quarters, whatever the document's latest period
 
@@ -213,7 +212,7 @@ def release_document(
 
 
 # GX is deterministic on the same facts: nothing transient to retry.
-validate_task = task(name="validate", cache_policy=NO_CACHE)(validate_facts)
-validate_document_task = task(name="validate", cache_policy=NO_CACHE)(validate_document)
-revalidate_task = task(name="revalidate", cache_policy=NO_CACHE)(revalidate_document)
-release_task = task(name="release", cache_policy=NO_CACHE)(release_document)
+validate_task = StageTask(validate_facts, name="validate")
+validate_document_task = StageTask(validate_document, name="validate")
+revalidate_task = StageTask(revalidate_document, name="revalidate")
+release_task = StageTask(release_document, name="release")

@@ -13,10 +13,13 @@ Every import counts: top-level, function-local and ``TYPE_CHECKING`` ones alike.
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = ("filings", "flows", "tasks", "expectations", "storage")
@@ -132,3 +135,39 @@ def test_the_checker_catches_a_repeated_module_name(tmp_path: Path) -> None:
     _plant(tmp_path, "flows/quality.py", "")
     _plant(tmp_path, "storage/quality.py", "")
     assert repeated_names(tmp_path) == {"quality": ["flows", "storage"]}
+
+
+# What a process that reads, parses or refuses imports: Prefect must stay out of it (issue 24,
+# point 3). tasks.validate is left out only because Great Expectations takes seconds to import.
+WITHOUT_PREFECT = (
+    "tasks.parsers.pdf",
+    "tasks.parsers.html",
+    "tasks.extract",
+    "tasks.fetch",
+    "tasks.load",
+    "tasks.alert",
+    "tasks.runs.bookkeeping",
+    "tasks.config.wiring",
+    "tasks.config.settings_checks",
+    "flows.cli",
+)
+LOADED = "import sys; print(sorted({m.split('.')[0] for m in sys.modules} & {'prefect'}))"
+
+
+@pytest.mark.parametrize("module", WITHOUT_PREFECT)
+def test_importing_a_stage_does_not_import_prefect(module: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}; {LOADED}"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", f"{module} imports Prefect"
+
+
+def test_a_stage_task_is_prefects_task_when_used() -> None:
+    from prefect import Task
+
+    from tasks import fetch
+
+    assert isinstance(fetch.fetch_task.task, Task) and fetch.fetch_task.name == "fetch"
+    assert fetch.fetch_task.retries == 3

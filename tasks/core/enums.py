@@ -98,6 +98,7 @@ class RunStatus(StrEnum):
     COMPLETED_WITH_ERRORS = "completed_with_errors"  # a source or a document failed
     FAILED = "failed"  # the run itself failed
     CRASHED = "crashed"  # its process is gone (kill -9, power loss): marked by a later run
+    INTERRUPTED = "interrupted"  # stopped by Ctrl-C or SIGTERM; a rerun finishes its work
 
 
 class VersusGuidance(StrEnum):

@@ -2,22 +2,22 @@
 
 A run is recorded when it starts; when it ends, what it did (read back from the warehouse by
 time and issuer) is published as its Prefect artifacts and its counters are stored with how
-it ended. ``filings status`` reads the same table, so it needs no Prefect API.
+it ended. ``filings status`` reads the same table, so it needs no Prefect API: Prefect is
+imported only by the functions a flow calls (a status read never loads it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime
 
-from prefect import runtime
 from sqlalchemy.engine import Engine
 
 from storage import db, findings, runs
 from tasks.core import workers
 from tasks.core.enums import RunStatus
 from tasks.core.readouts import WarehouseStatus
-from tasks.runs import artifacts
 from tasks.runs.summary import RunSummary
 
 
@@ -32,6 +32,8 @@ class RunHandle:
 def begin(engine: Engine, worker: str | None = None) -> RunHandle:
     """Record the run in the warehouse's ``runs`` table, as process ``worker``; first mark
     ``crashed`` the runs left ``running`` by a process that is gone (killed on this host)."""
+    from prefect import runtime  # deferred: only a flow begins a run
+
     flow_run_id = runtime.flow_run.id
     with db.begin_writing(engine) as conn:
         runs.mark_crashed(conn, workers.gone)
@@ -41,6 +43,11 @@ def begin(engine: Engine, worker: str | None = None) -> RunHandle:
 
 def finish(engine: Engine, run: RunHandle, summary: RunSummary, issuers: list[str]) -> None:
     """Publish the run's artifacts and record how it ended."""
+    # deferred: only a flow finishes a run; status reads stay without Prefect
+    from prefect import runtime
+
+    from tasks.runs import artifacts
+
     with engine.connect() as conn:
         activity = runs.run_activity(conn, run.started_at, issuers)
         guidance = findings.guidance_rows(conn, issuers)
@@ -51,10 +58,18 @@ def finish(engine: Engine, run: RunHandle, summary: RunSummary, issuers: list[st
         runs.finish_run(conn, run.run_id, outcome, asdict(summary))
 
 
-def fail_runs_of(engine: Engine, flow_run_id: str) -> int:
-    """Mark the still-running runs of a Prefect flow run failed; return how many."""
+def fail_runs_of(engine: Engine, flow_run_id: str, interrupted: bool = False) -> int:
+    """Mark the still-running runs of a Prefect flow run failed (or interrupted); return how
+    many."""
+    status = RunStatus.INTERRUPTED if interrupted else RunStatus.FAILED
     with engine.begin() as conn:
-        return runs.fail_runs_of(conn, flow_run_id)
+        return runs.fail_runs_of(conn, flow_run_id, status)
+
+
+def interrupt_runs(engine: Engine, mine: Callable[[str], bool]) -> list[str]:
+    """Mark this process's still-running runs interrupted (``mine`` tells its workers)."""
+    with engine.begin() as conn:
+        return runs.interrupt_runs(conn, mine)
 
 
 def warehouse_status(engine: Engine, last: int = 10) -> WarehouseStatus:
