@@ -115,11 +115,15 @@ def _document_ids(url: str) -> set[str]:
 
 def worker(folder: Path, url: str) -> None:
     """In the child: each document through ingest_local, one JSON line per document."""
-    from flows.startup import ensure_api, prefect_env
+    from flows.startup import prefect_api, prefect_env
     from tasks.config.settings import load_settings
 
     prefect_env(load_settings().data_dir / "prefect", verbose=False)
-    ensure_api(lambda line: print(line, file=sys.stderr))
+    with prefect_api(lambda line: print(line, file=sys.stderr)):
+        _each_document(folder, url)
+
+
+def _each_document(folder: Path, url: str) -> None:
     from flows.ingest import ingest_local
 
     for path in documents(folder):

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from flows import preflight, startup
+from flows.interrupts import Interrupted
 from tasks.config.settings import Settings, load_settings, require_live_ready
 from tasks.core.errors import PipelineError
 from tasks.sources.replay import ReplayServer, default_archive_root
@@ -53,7 +54,8 @@ class SourceMode(StrEnum):
 
 
 def one_line_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """A command whose PipelineError prints as one line and exits 1 (also under CliRunner)."""
+    """A command whose PipelineError prints as one line and exits 1, and whose run stopped by
+    a signal says how far it got and exits 130/143 (also under CliRunner)."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -61,6 +63,8 @@ def one_line_errors(command: Callable[P, None]) -> Callable[P, None]:
             command(*args, **kwargs)
         except PipelineError as exc:
             raise typer.Exit(line(str(exc), "", 1)) from None
+        except Interrupted as exc:  # before click turns it into an Abort and a blank line
+            raise typer.Exit(line(str(exc), "", exc.code)) from None
 
     return wrapper
 
@@ -100,9 +104,12 @@ def source_urls(mode: SourceMode, settings: Settings) -> Iterator[None]:
             yield
 
 
-def begin_prefect() -> None:
-    """Prefect's API before a flow runs (started here, with a line on stderr, if local)."""
-    startup.ensure_api(lambda line: err.print(line, style="dim", highlight=False))
+@contextmanager
+def begin_prefect() -> Iterator[None]:
+    """Prefect's API for the flows of the block (the user's shared local server, started
+    with a line on stderr, unless PREFECT_API_URL names one)."""
+    with startup.prefect_api(lambda line: err.print(line, style="dim", highlight=False)):
+        yield
 
 
 Verbose = Annotated[

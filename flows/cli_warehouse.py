@@ -82,12 +82,12 @@ def release(
     settings = settings_for(verbose=verbose)
     preflight.check_settings(settings)
     preflight.check_quarantined(settings, document_id)
-    begin_prefect()
-    # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
-    from flows.review import release as release_flow
+    with begin_prefect():
+        # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
+        from flows.review import release as release_flow
 
-    line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
-                        reason=reason)  # fmt: skip
+        line = release_flow(document_id=document_id, released_by=by or getpass.getuser(),
+                            reason=reason)  # fmt: skip
     console.print(line, highlight=False, soft_wrap=True)
 
 
@@ -107,11 +107,11 @@ def revalidate(
         preflight.check_issuers(settings, [issuer])
     preflight.check_documents(settings, document_ids or [])
     preflight.existing_warehouse(settings).dispose()
-    begin_prefect()
-    # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
-    from flows.review import revalidate as revalidate_flow
+    with begin_prefect():
+        # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
+        from flows.review import revalidate as revalidate_flow
 
-    summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)
+        summary = revalidate_flow(document_ids=document_ids or [], issuer=issuer)
     console.print(summary.render(), highlight=False, soft_wrap=True)
 
 

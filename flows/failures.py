@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from prefect import flow, get_run_logger
+from prefect.exceptions import TerminationSignal
 
 from tasks import alert
 from tasks.config import wiring
@@ -39,10 +40,24 @@ def alert_failed_runs(flow_run_id: str = "", lookback_hours: int = 24) -> list[s
     return created
 
 
+def _interrupted(state: Any) -> bool:
+    """A crash from a signal (Ctrl-C, or SIGTERM, which Prefect raises as TerminationSignal):
+    its state carries the exception (or its record)."""
+    data = getattr(state, "data", None)
+    return isinstance(getattr(data, "result", data), KeyboardInterrupt | TerminationSignal)
+
+
 def on_run_failed(flow: Any, flow_run: Any, state: Any) -> None:
-    """Flow hook (on_failure, on_crashed): store and send the run's failure alert now."""
+    """Flow hook (on_failure, on_crashed): store and send the run's failure alert now; a run
+    stopped by Ctrl-C or SIGTERM is only recorded as interrupted (no failure to alert)."""
     settings = load_settings()
     engine = wiring.warehouse(settings)
+    if _interrupted(state):
+        try:
+            bookkeeping.fail_runs_of(engine, str(flow_run.id), interrupted=True)
+        finally:
+            engine.dispose()
+        return
     try:
         failed_runs.store_failures(engine, [failed_runs.failed_run(flow_run, flow.name, state)])
         bookkeeping.fail_runs_of(engine, str(flow_run.id))

@@ -1,13 +1,18 @@
 """Prefect start-up for the command line: its environment, and its API before the first flow.
 
-Without ``PREFECT_API_URL`` Prefect starts a temporary ("ephemeral") API server in a subprocess
-the first time a flow runs, and gives it 20 s: on a busy 2-core machine that is often too
-short. The CLI starts that server itself, first telling the person why they wait, with a longer
-limit (``PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS``, default here 90 s) and one retry.
+With ``PREFECT_API_URL`` the CLI uses that server. Without it, Prefect would start a temporary
+("ephemeral") API server per process and give it 20 s: three CLI runs side by side at load 13
+all failed, each one's server not answering in time. Instead the CLI processes of one user
+share one local API server per Prefect home: the first starts it (with a keeper process,
+``flows.api_keeper``, that stops it when the last of them ends, even after ``kill -9``), the
+others reuse it. Its start is given ``PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS``
+(default here 90 s) and one retry.
 """
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import socket
 import subprocess
@@ -18,10 +23,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from flows import api_keeper
 from tasks.core.errors import PipelineError
 
 STARTUP_TIMEOUT_SECONDS = 90
 _TIMEOUT_SETTING = "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"
+START_LOCK = "filings-api.lock"  # held while the shared server is looked up or started
 
 
 def prefect_env(prefect_home: Path, verbose: bool) -> None:
@@ -52,29 +59,81 @@ def startup_timeout() -> int:
         return STARTUP_TIMEOUT_SECONDS
 
 
-def ensure_api(say: Callable[[str], None]) -> None:
-    """Make sure a Prefect API answers before a flow runs (start the ephemeral one if needed)."""
-    if os.environ.get("PREFECT_API_URL"):
-        return  # a configured server: Prefect's client reports it if unreachable
+@contextmanager
+def prefect_api(say: Callable[[str], None]) -> Iterator[None]:
+    """Prefect's API for the block: the configured server (``PREFECT_API_URL``), or this
+    user's shared local one (started if none runs, stopped when its last user ends)."""
+    # deferred: Prefect's settings (environment, profile or context), once PREFECT_HOME is set
+    from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
+
+    if PREFECT_API_URL.value():
+        yield  # a configured server: Prefect's client reports it if unreachable
+        return
+    home = Path(PREFECT_HOME.value()).expanduser()
+    # the shared server's URL in Prefect's settings context, not in the environment
+    with shared_api(home, say) as url, temporary_settings(updates={PREFECT_API_URL: url}):
+        yield
+
+
+@contextmanager
+def shared_api(home: Path, say: Callable[[str], None]) -> Iterator[str]:
+    """The URL of the Prefect API server this user's CLI processes share under ``home``,
+    for the block. Each holds the users lock shared while it runs; the server's keeper
+    stops it once nobody holds it (``flows.api_keeper``)."""
+    home.mkdir(parents=True, exist_ok=True)
+    users = os.open(home / api_keeper.USERS, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(users, fcntl.LOCK_SH)  # waits only while a keeper is stopping
+        with _exclusive(home / START_LOCK):  # one process starts it, the others reuse it
+            url = _running(home) or _start(home, say)
+        yield url
+    finally:
+        os.close(users)
+
+
+@contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _running(home: Path) -> str | None:
+    """The shared server's URL if it answers."""
+    try:
+        state = json.loads((home / api_keeper.STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    url = str(state.get("url", ""))
+    return url if url and _healthy(url) else None
+
+
+def _start(home: Path, say: Callable[[str], None]) -> str:
     timeout = startup_timeout()
     say(f"starting Prefect's local API server (up to {timeout} s on a busy machine)...")
-    # deferred: importing Prefect's server takes seconds; the line above comes first
-    from prefect.server.api.server import SubprocessASGIServer
-
     for attempt in (1, 2):
-        server = SubprocessASGIServer()
+        port = free_port()
+        keeper = subprocess.Popen(
+            [sys.executable, "-m", "flows.api_keeper", str(home), str(port)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a Ctrl-C to the terminal's group is the CLI's to handle
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}/api"
         try:
-            server.start(timeout=timeout)
-            return
-        except RuntimeError as exc:
-            server.stop()  # a timed-out start leaves its process running
+            _wait_healthy(url, keeper, home / api_keeper.LOG, timeout)
+            return url
+        except PipelineError as exc:
+            keeper.terminate()  # it stops its server
             if attempt == 2:
                 raise PipelineError(
-                    f"Prefect's local API server did not start within {timeout} s, twice; "
-                    f"set {_TIMEOUT_SETTING} higher or PREFECT_API_URL to a running server "
-                    f"({str(exc).splitlines()[0][:120]})"
+                    f"{exc}, twice; set {_TIMEOUT_SETTING} higher or PREFECT_API_URL to a "
+                    "running server"
                 ) from None
             say(f"Prefect's local API server did not answer within {timeout} s; trying again")
+    raise AssertionError("unreachable")
 
 
 def free_port() -> int:
@@ -113,7 +172,11 @@ def local_server(port: int, say: Callable[[str], None]) -> Iterator[str]:
     say(f"starting a local Prefect server for the schedule: UI at http://127.0.0.1:{port}")
     log = Path(os.environ.get("PREFECT_HOME", ".")).expanduser() / "server.log"
     with log.open("w", encoding="utf-8") as out:
-        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+        # the server dies with this process, even if it is killed with -9
+        process = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT,
+            preexec_fn=api_keeper.die_with_parent,
+        )  # fmt: skip
     try:
         _wait_healthy(api, process, log, startup_timeout() * 2)
         yield api
@@ -130,7 +193,10 @@ def _wait_healthy(api: str, process: subprocess.Popen[bytes], log: Path, timeout
     deadline = time.monotonic() + timeout
     while not _healthy(api):
         if process.poll() is not None:
-            tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+            try:
+                tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+            except OSError:
+                tail = []
             raise PipelineError(
                 f"the local Prefect server exited ({log}): {tail[-1] if tail else '?'}"
             )
