@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from storage import schema
@@ -68,7 +68,11 @@ def upsert_issuers(conn: Connection, items: Iterable[Issuer]) -> None:
 
 
 def record_documents(conn: Connection, refs: Iterable[DocumentRef]) -> list[str]:
-    """Record listed documents as ``fetched``; returns the ids that were new, in input order."""
+    """Record listed documents as ``fetched``; returns the ids that were new, in input order.
+
+    A document listed before and not loaded yet takes the address listed now: a source that
+    corrects a bad link must not leave the document failing on the old one for good. A loaded
+    document keeps the address its stored facts came from."""
     now = utcnow()
     rows = {ref.document_id: document_row(ref, now) for ref in refs}
     created: set[str] = set()
@@ -80,6 +84,16 @@ def record_documents(conn: Connection, refs: Iterable[DocumentRef]) -> list[str]
             .returning(documents.c.document_id)
         )
         created.update(conn.execute(stmt).scalars())
+    again = [{"id": d, "new_url": r["url"]} for d, r in rows.items() if d not in created]
+    if again:
+        d = documents.c
+        readdressed = (
+            update(documents)
+            .where(d.document_id == bindparam("id"), d.url != bindparam("new_url"))
+            .where(or_(*(d.status == s for s in TO_PROCESS)))  # IN cannot go to executemany
+            .values(url=bindparam("new_url"), updated_at=now)
+        )
+        conn.execute(readdressed, again)
     return [doc_id for doc_id in rows if doc_id in created]
 
 
