@@ -59,18 +59,26 @@ def _check_ready(engine: Engine, source: Source, now: datetime) -> None:
 
 
 def _pause(
-    engine: Engine, source: str, exc: RateLimitedError, now: datetime, minutes: float
-) -> None:
+    engine: Engine, source: str, exc: RateLimitedError, now: datetime, sources: Sources
+) -> RateLimitedError:
+    """Pause the source as the server asked, never longer than the cap; the error to raise
+    (saying the cap when it applied)."""
     # SEC's block lasts about ten minutes whatever it says; a long Retry-After lasts as asked.
+    cap = sources.max_pause_minutes * 60
     if exc.status == 403:
-        wait, reason = (
-            max(exc.pause_seconds, minutes * 60),
-            "SEC 403 Request Rate Threshold Exceeded",
-        )
+        asked = max(exc.pause_seconds, sources.pause_minutes * 60)
+        reason = "SEC 403 Request Rate Threshold Exceeded"
     else:
-        wait, reason = exc.pause_seconds, f"HTTP {exc.status} with a long Retry-After"
+        asked = exc.pause_seconds
+        reason = f"HTTP {exc.status} asked to wait {asked:.0f} s (Retry-After)"
+    if asked > cap:
+        reason += f"; paused {cap / 60:.0f} min, the cap (FILINGS_MAX_PAUSE_MINUTES)"
     with engine.begin() as conn:
-        state.set_pause(conn, source, now + timedelta(seconds=wait), reason)
+        state.set_pause(conn, source, now + timedelta(seconds=min(asked, cap)), reason)
+    if asked <= cap:
+        return exc
+    status = exc.status or 429
+    return RateLimitedError(f"{exc}; {reason}", url=exc.url, pause_seconds=cap, status=status)
 
 
 def covers(issuer: Issuer, source: str) -> bool:
@@ -92,8 +100,7 @@ def discover(
     try:
         listing = chosen.discover(issuer, since, cursor, now)
     except RateLimitedError as exc:
-        _pause(engine, chosen.name, exc, now, sources.pause_minutes)
-        raise
+        raise _pause(engine, chosen.name, exc, now, sources) from None
     covered = [c for c in (stored.get("covered_from"), listing.cursor.get("covered_from")) if c]
     if covered:  # what any run has listed back to stays covered
         listing.cursor["covered_from"] = min(covered)
@@ -112,8 +119,7 @@ def watch(
     try:
         shown = chosen.latest(issuers)
     except RateLimitedError as exc:
-        _pause(engine, chosen.name, exc, now, sources.pause_minutes)
-        raise
+        raise _pause(engine, chosen.name, exc, now, sources) from None
     with engine.begin() as conn:
         known = documents.recorded(conn, [d for ids in shown.values() for d in ids])
     news = {ticker: sorted(set(ids) - known) for ticker, ids in shown.items()}
@@ -220,8 +226,7 @@ def fetch_files(
         wanted = source_files(engine, sources, archive, ref, cik, list(already.values()))
         return [_fetch_one(engine, source, archive, item, already) for item in wanted]
     except RateLimitedError as exc:
-        _pause(engine, source.name, exc, now, sources.pause_minutes)
-        raise
+        raise _pause(engine, source.name, exc, now, sources) from None
 
 
 def _fetch_one(

@@ -81,7 +81,15 @@ class Settings(BaseSettings):
     http_max_megabytes: float = Field(64.0, gt=0, description="Largest body read (MiB).")
     http_deadline_seconds: float = Field(300.0, gt=0, description="Longest one request takes.")
     http_max_retry_after_seconds: float = Field(
-        120.0, ge=0, description="Longest Retry-After a run waits; longer pauses the source."
+        120.0,
+        ge=0,
+        le=3600,
+        description="Longest Retry-After a run waits; longer pauses the source.",
+    )
+    max_pause_minutes: float = Field(
+        60.0,
+        ge=10,
+        description="Longest a source is paused, whatever its Retry-After asks (SEC's block: 10).",
     )
     since: date = Field(date(2024, 1, 1), description="Earliest filing date a first run fetches.")
     issuers_file: Path | None = None

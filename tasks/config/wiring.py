@@ -140,4 +140,5 @@ def build_sources(settings: Settings) -> Sources:
     return Sources(
         {name: build(settings) for name, build in REGISTRY.items()},
         pause_minutes=settings.sec_pause_minutes,
+        max_pause_minutes=settings.max_pause_minutes,
     )

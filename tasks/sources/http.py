@@ -22,9 +22,11 @@ from tasks.core.errors import (
     MAX_RETRY_AFTER_SECONDS,
     FatalTransportError,
     RetriableTransportError,
+    TransportError,
     classify_status,
 )
 from tasks.sources import transfer
+from tasks.sources.deadline import Watch, WatchedAdapter
 
 
 class Limiter(Protocol):
@@ -144,6 +146,8 @@ class HttpClient:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._session = session or requests.Session()
+        for scheme in ("http://", "https://"):  # connect, head and body under one deadline
+            self._session.mount(scheme, WatchedAdapter())
         self._session.headers.update({"User-Agent": user_agent, "Accept-Encoding": "gzip"})
         self._limiter = limiter
         self._timeout = timeout
@@ -157,31 +161,53 @@ class HttpClient:
         self.requests_made = 0
 
     def get(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
-        """GET ``url``; raise a classified TransportError unless it answered 2xx or 304."""
+        """GET ``url``; raise a classified TransportError unless it answered 2xx or 304.
+        Each hop (a redirect is one more) is one request under one deadline, from connecting
+        to the body's last byte."""
         bases = self.bases or (transfer.origin_of(url),)
         if not transfer.within(url, bases):
             raise FatalTransportError(f"{url}: outside the source's base URL; not fetched", url=url)
         current = url
         for _ in range(self.max_redirects + 1):
-            raw = self._send(current, headers)
-            location = raw.headers.get("Location", "")
-            if raw.status_code not in transfer.REDIRECTS or not location:
-                return self._answer(current, raw)
+            self._wait_turn()
+            with Watch(self.deadline) as watch:
+                try:
+                    raw = self._send(current, headers, watch)
+                    location = raw.headers.get("Location", "")
+                    if raw.status_code not in transfer.REDIRECTS or not location:
+                        answer = self._answer(current, raw, watch)
+                        if watch.expired:  # its socket was shut: the body may be cut short
+                            raise self._late(current)
+                        return answer
+                except TransportError:
+                    if watch.passed():
+                        raise self._late(current) from None
+                    raise
             raw.close()
             current = transfer.redirect_target(current, location, bases)
         raise FatalTransportError(f"{url}: more than {self.max_redirects} redirects", url=url)
 
-    def _send(self, url: str, headers: Mapping[str, str] | None) -> requests.Response:
+    def _late(self, url: str) -> RetriableTransportError:
+        return RetriableTransportError(
+            f"{url}: still answering at the deadline ({self.deadline:g} s for a whole request,"
+            " FILINGS_HTTP_DEADLINE_SECONDS), will retry",
+            url=url,
+        )
+
+    def _wait_turn(self) -> None:
+        """The server's Retry-After, then the source's pace: neither counts in the deadline."""
         wait = self._resume_at - time.monotonic()
         if wait > 0:  # the server's Retry-After: nothing goes before it has passed
             self._sleep(wait)
         self._limiter.acquire()
         self.requests_made += 1
+
+    def _send(self, url: str, headers: Mapping[str, str] | None, watch: Watch) -> requests.Response:
         try:
             return self._session.get(
                 url,
                 headers=dict(headers or {}),
-                timeout=self._timeout,
+                timeout=(min(self._timeout, watch.remaining()), self._timeout),
                 stream=True,
                 allow_redirects=False,
             )
@@ -194,9 +220,9 @@ class HttpClient:
         finally:  # the answer's head is here (or nothing will come): the server has seen it
             self._limiter.done()
 
-    def _answer(self, url: str, raw: requests.Response) -> Response:
+    def _answer(self, url: str, raw: requests.Response, watch: Watch) -> Response:
         if raw.status_code < 300:
-            content = transfer.read_body(url, raw, self.max_bytes, time.monotonic() + self.deadline)
+            content = transfer.read_body(url, raw, self.max_bytes, watch.at)
         else:
             content = transfer.read_prefix(raw)
         error = classify_status(

@@ -74,6 +74,7 @@ class Sources:
 
     by_name: Mapping[SourceName, Source]
     pause_minutes: float = 10.0
+    max_pause_minutes: float = 60.0  # the longest pause, whatever a Retry-After asks
 
     def __getitem__(self, name: str) -> Source:
         return self.by_name[SourceName(name)]

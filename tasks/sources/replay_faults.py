@@ -4,7 +4,8 @@ Each fault is what a real server or network does to a client: ``drop`` closes th
 before answering; ``truncate`` declares a length and sends half; ``drop_mid_body`` streams
 chunks and closes mid-body; ``stall`` waits ``delay`` seconds before answering, ``stall_body``
 after half the body; ``drip`` sends the body a byte at a time, ``delay`` seconds apart (each read
-is quick, the whole is not); ``chunked`` sends the body with no declared length.
+is quick, the whole is not), ``drip_head`` the status line and headers so; ``chunked`` sends the
+body with no declared length.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def send(handler: BaseHTTPRequestHandler, answer: Played) -> None:
         handler.close_connection = True
         handler.connection.close()
         return
+    if answer.fault == "drip_head":
+        _drip_head(handler, answer)
+        return
     handler.send_response(answer.status)
     for name, value in answer.headers.items():
         handler.send_header(name, value)
@@ -72,6 +76,23 @@ def _send_body(handler: BaseHTTPRequestHandler, answer: Played) -> None:
             handler.wfile.write(body)
     except OSError:  # the client gave up (its deadline): nothing more to send
         handler.close_connection = True
+
+
+def _drip_head(handler: BaseHTTPRequestHandler, answer: Played) -> None:
+    """The status line and headers a byte at a time, then the body at once."""
+    lines = [f"HTTP/1.1 {answer.status} {handler.responses.get(answer.status, ('',))[0]}"]
+    lines += [f"{name}: {value}" for name, value in answer.headers.items()]
+    lines += [f"Content-Length: {len(answer.body)}", "", ""]
+    head = "\r\n".join(lines).encode("latin-1")
+    try:
+        for index in range(len(head)):
+            handler.wfile.write(head[index : index + 1])
+            handler.wfile.flush()
+            time.sleep(answer.delay)
+        handler.wfile.write(answer.body)
+    except OSError:  # the client gave up (its deadline): nothing more to send
+        pass
+    handler.close_connection = True
 
 
 def _send_chunked(handler: BaseHTTPRequestHandler, answer: Played) -> None:
