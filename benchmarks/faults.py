@@ -11,7 +11,8 @@ warehouse is checked for documents stored half-way, then a rerun must end with e
 rows of an uninterrupted run: rows missing are "lost", rows beyond it "duplicated" (and an
 alert a receiver got twice, or neither got nor recorded in doubt); a run that prints a
 traceback, or fails without a one-line reason, is "unhandled"; a run left ``running`` in
-``runs`` after the rerun, "stuck".
+``runs`` after the rerun, "stuck". Before those, one line per case of the outside probe
+(issue 25, :mod:`benchmarks.fault_cases`): secrets, delivery, injection, relisted, limits.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks import fault_cases
 from benchmarks import fault_runs as fr
 from benchmarks import receivers as rc
 from benchmarks.warehouse_dump import (
@@ -226,14 +228,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", default="2,4", help="concurrent runs, e.g. 2,4")
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--fuzz", type=int, default=1000, help="fuzzed cases per format")
+    parser.add_argument(
+        "--only-cases", action="store_true", help="only the outside probe's cases (issue 25)"
+    )
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.concurrency.split(",") if n]
+    if args.only_cases:
+        for services in _services():
+            fault_cases.report(services)
+        return 0
     bad = _fuzz(args.fuzz)
     print(
         "database    runs kills partial lost duplicated unhandled stuck in-doubt order-dep "
         "seconds  concurrent"
     )
     for services in _services():
+        fault_cases.report(services)
         for name in args.databases.split(","):
             t = measure(name, services, args.seeds, sizes)
             print(

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+from pandas.api.types import is_string_dtype
 from sqlalchemy import Boolean, Date, Integer, Numeric
 
 from storage import db, reads
@@ -119,13 +120,16 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
     ``'`` (shown as text, OWASP's advice); numbers and text that is a number stay as they are."""
     safe = frame.copy()
     for name in frame.columns:
-        if pa.types.is_string(getattr(frame[name].dtype, "pyarrow_dtype", None)):
-            safe[name] = frame[name].map(_cell, na_action="ignore").astype(frame[name].dtype)
+        dtype = frame[name].dtype
+        arrow = getattr(dtype, "pyarrow_dtype", None)
+        text = pa.types.is_string(arrow) if arrow is not None else is_string_dtype(dtype)
+        if text:
+            safe[name] = frame[name].map(_cell, na_action="ignore").astype(dtype)
     return safe
 
 
-def _cell(text: str) -> str:
-    if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+def _cell(text: object) -> object:
+    if isinstance(text, str) and text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
 
