@@ -219,5 +219,5 @@ def serve(
     if source is SourceMode.live:
         require_live_ready(settings)
     preflight.check_settings(settings, replay=source is SourceMode.replay)
-    with source_urls(source, settings):
+    with source_urls(source, settings, children=True):
         serve_ingest(cron, timezone, port, lambda line: err.print(line, highlight=False))

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from flows import preflight, startup
 from flows.interrupts import Interrupted
-from tasks.config.settings import Settings, load_settings, require_live_ready
+from tasks.config.settings import Settings, load_settings, require_live_ready, settings_scope
 from tasks.core.errors import PipelineError
 from tasks.sources.replay import ReplayServer, default_archive_root
 
@@ -89,9 +89,11 @@ def settings_for(replay: bool = False, verbose: bool = False) -> Settings:
 
 
 @contextmanager
-def source_urls(mode: SourceMode, settings: Settings) -> Iterator[None]:
+def source_urls(mode: SourceMode, settings: Settings, children: bool = False) -> Iterator[None]:
     """The sources' URLs for the block: the configured ones (live), or the bundled replay
-    archive served on loopback."""
+    archive served on loopback with replay's own warehouse and folders, for the flows this
+    process runs (``children``: for the flow-run processes it starts, which read them from
+    their environment)."""
     if mode is SourceMode.live:
         require_live_ready(settings)
         yield
@@ -100,7 +102,13 @@ def source_urls(mode: SourceMode, settings: Settings) -> Iterator[None]:
         urls = ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL")
         values = {name: server.url for name in urls}
         values["FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS"] = "0"  # loopback: no pace needed
-        with preflight.environment({**preflight.replay_paths(settings), **values}):
+        values.update(preflight.replay_paths(settings))
+        if children:  # a child process's configuration is its environment
+            with preflight.environment(values):
+                yield
+            return
+        fields = {name.removeprefix("FILINGS_").lower(): v for name, v in values.items()}
+        with settings_scope(**fields):
             yield
 
 

@@ -3,8 +3,11 @@ interrupted, nothing half-stored.
 
 SIGTERM's default ends the process at once (its run stays ``running``, its claims held), so
 both signals raise :class:`Interrupted` in the main thread while a flow runs; the flow's own
-``finally`` blocks release its claims and each document's transaction rolls back. A second
-signal during that clean-up is ignored: the clean-up is short and must finish.
+``finally`` blocks release its claims and each document's transaction rolls back. Inside a
+Prefect task the exception would be taken for the task's failure (a document "failed" and the
+run went on), so a signal arriving there is raised when the document is done (the next
+progress event, seconds later). A second signal during the clean-up is ignored: the clean-up
+is short and must finish.
 """
 
 from __future__ import annotations
@@ -43,18 +46,27 @@ class Interrupted(KeyboardInterrupt):
 
 @dataclass
 class Counted:
-    """How many documents the run announced and finished (a progress listener)."""
+    """How many documents the run announced and finished (a progress listener), and the
+    signal that waits for the current document to end (0: none)."""
 
     total: int = 0
     done: int = 0
+    pending: int = 0
 
     def start(self, total: int, label: str) -> None:
         """A batch begins."""
         self.total += total
+        self.stop_if_asked()
 
     def advance(self, item: str) -> None:
         """A document is done."""
         self.done += 1
+        self.stop_if_asked()
+
+    def stop_if_asked(self) -> None:
+        """Raise the signal that arrived while a task ran."""
+        if self.pending:
+            raise Interrupted(self.pending, self.done, self.total)
 
 
 @contextmanager
@@ -66,6 +78,9 @@ def interruptible() -> Iterator[None]:
     def stop(signum: int, frame: FrameType | None) -> None:
         for each in (signal.SIGINT, signal.SIGTERM):
             signal.signal(each, signal.SIG_IGN)  # the clean-up runs to its end
+        if _in_task(frame):
+            counted.pending = signum  # raised at the next progress event
+            return
         raise Interrupted(signum, counted.done, counted.total)
 
     before = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
@@ -81,6 +96,15 @@ def interruptible() -> Iterator[None]:
     finally:
         for each, handler in before.items():
             signal.signal(each, handler)
+
+
+def _in_task(frame: FrameType | None) -> bool:
+    """True when the main thread is inside Prefect's task engine (running a task)."""
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).startswith("prefect.task_engine"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _record() -> None:

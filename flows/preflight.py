@@ -154,7 +154,8 @@ def replay_paths(settings: Settings) -> dict[str, str]:
 
 @contextmanager
 def environment(values: dict[str, str]) -> Iterator[None]:
-    """Set environment variables for the block (the flows read their settings from it)."""
+    """Set environment variables for the block: the configuration of the flow-run processes
+    a command starts (``filings serve``); flows run in this process take a settings scope."""
     saved = {name: os.environ.get(name) for name in values}
     os.environ.update(values)
     try:

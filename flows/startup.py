@@ -63,16 +63,27 @@ def startup_timeout() -> int:
 def prefect_api(say: Callable[[str], None]) -> Iterator[None]:
     """Prefect's API for the block: the configured server (``PREFECT_API_URL``), or this
     user's shared local one (started if none runs, stopped when its last user ends)."""
-    # deferred: Prefect's settings (environment, profile or context), once PREFECT_HOME is set
-    from prefect.settings import PREFECT_API_URL, PREFECT_HOME, temporary_settings
-
-    if PREFECT_API_URL.value():
+    if _configured_api():
         yield  # a configured server: Prefect's client reports it if unreachable
         return
-    home = Path(PREFECT_HOME.value()).expanduser()
-    # the shared server's URL in Prefect's settings context, not in the environment
-    with shared_api(home, say) as url, temporary_settings(updates={PREFECT_API_URL: url}):
-        yield
+    home = Path(os.environ.get("PREFECT_HOME", "~/.prefect")).expanduser()
+    with shared_api(home, say) as url:
+        # deferred: Prefect, once the person was told why they wait
+        from prefect.settings import PREFECT_API_URL, temporary_settings
+
+        # the shared server's URL in Prefect's settings context, not in the environment
+        with temporary_settings(updates={PREFECT_API_URL: url}):
+            yield
+
+
+def _configured_api() -> bool:
+    """PREFECT_API_URL is set: in the environment, or in Prefect's settings context when
+    Prefect is loaded already (a test harness). Importing Prefect just to ask would delay
+    the first line a person sees by seconds."""
+    if os.environ.get("PREFECT_API_URL"):
+        return True
+    settings = sys.modules.get("prefect.settings")
+    return bool(settings is not None and settings.PREFECT_API_URL.value())
 
 
 @contextmanager

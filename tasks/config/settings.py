@@ -7,6 +7,9 @@ a bad value is refused naming the setting and what is wrong, never quoting the v
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
@@ -168,10 +171,28 @@ def _check_http(value: str) -> str:
     return value.rstrip("/")
 
 
-def load_settings(**overrides: Any) -> Settings:
-    """Read settings from the environment; raise ConfigError with one line on bad values."""
+# Settings a caller set for the flows it runs in this process, over the environment's (the
+# CLI's replay runs: their archive server, warehouse and folders). A context, not the
+# environment: it follows the flow into the threads Prefect and the fetch stage start.
+_SCOPED: ContextVar[tuple[tuple[str, Any], ...]] = ContextVar("filings_settings", default=())
+
+
+@contextmanager
+def settings_scope(**values: Any) -> Iterator[None]:
+    """Within the block (and the threads started from it), :func:`load_settings` reads
+    ``values`` (field names: ``database_url=...``) over the environment's."""
+    token = _SCOPED.set((*_SCOPED.get(), *values.items()))
     try:
-        return Settings(**overrides)
+        yield
+    finally:
+        _SCOPED.reset(token)
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read settings from the environment (under the block's :func:`settings_scope`); raise
+    ConfigError with one line on bad values."""
+    try:
+        return Settings(**{**dict(_SCOPED.get()), **overrides})
     except ValidationError as exc:
         first = exc.errors()[0]
         where = "FILINGS_" + str(first["loc"][0]).upper() if first["loc"] else "settings"
