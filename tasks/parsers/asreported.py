@@ -29,6 +29,10 @@ _SHARES = re.compile(
 )
 # a Chinese total closes its section: "流動資產總值", "负债总额", "合計"
 _ZH_TOTAL = re.compile(r"(?:[總总](?:值|額|额|計|计)|合[計计])$")
+# a label line that stops mid-phrase goes on below: "... ordinary shareholders of the" / "Company"
+_UNFINISHED = re.compile(
+    r"(?:,|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))$", re.I
+)
 _PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b|每股", re.I)
 
 
@@ -111,7 +115,7 @@ def _read_body(
         label = row[0]
         if pending and not label.strip():
             label = pending  # the label printed on the line above its figures
-        elif pending and label[:1].islower():
+        elif pending and (label[:1].islower() or _UNFINISHED.search(pending)):
             label = f"{pending} {label}"  # a label wrapped over two lines
         elif pending and _heading(pending):
             section = clean_label(pending).rstrip(":").strip()

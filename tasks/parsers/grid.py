@@ -9,11 +9,13 @@ every column it covers.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from tasks.parsers.numbers import CellKind, is_year, parse_cell
 
 CURRENCY_MARKS = frozenset({"$", "RMB", "US$", "USD$", "HK$", "¥"})
+_ALIGNED = 3
 _CLOSERS = frozenset({")", "%", ")%", "%)"})
 
 Span = tuple[float, float]
@@ -45,23 +47,50 @@ def _nil(text: str) -> bool:
     return parse_cell(text).kind is CellKind.NIL
 
 
-def align(rows: list[list[Placed]], tolerance: float, regions: bool = False) -> list[list[str]]:
+def align(
+    rows: list[list[Placed]], tolerance: float, regions: bool = False, in_order: bool = False
+) -> list[list[str]]:
     """Rows of positioned cells -> rows of [label, value 1, ..., value n].
 
     ``regions``: header cells are placed by overlap with each column's band up to the previous
     column (PDF, where headers sit loosely over their figures) instead of by the exact grid
-    columns they span (HTML).
+    columns they span (HTML). ``in_order``: a row with one figure per column fills the
+    columns in order (laid-out text, where a long label pushes its figures to the right).
     """
     # columns are where amounts stand; a nil mark alone makes none (a dash before a label,
     # "— Basic", is no column)
     figures = sorted(
         (c.start, c.end) for r in rows for c in r if is_figure(c.text) and not _nil(c.text)
     )
+    if in_order:
+        figures = _aligned(figures)
     if not figures:
         return [[" ".join(c.text for c in row if c.text)] for row in rows]
     columns = _merge(figures, tolerance)
     headers = _bands(columns) if regions else columns
-    return [_place_row(row, columns, headers, tolerance) for row in rows]
+    return [
+        (in_order and _in_order(row, len(columns))) or _place_row(row, columns, headers, tolerance)
+        for row in rows
+    ]
+
+
+def _aligned(figures: list[Span]) -> list[Span]:
+    """Laid-out text: the figures whose right edge at least two others share (right-aligned
+    columns); a figure a long label pushed off its column makes none. All when none is."""
+    ends = Counter(end for _, end in figures)
+    kept = [f for f in figures if ends[f[1]] >= _ALIGNED]
+    return kept or figures
+
+
+def _in_order(row: list[Placed], count: int) -> list[str] | None:
+    """[label, figure 1, ..., figure n] when the row is words and then exactly one figure per
+    column; None otherwise."""
+    texts = [c.text.strip() for c in row if c.text.strip() not in CURRENCY_MARKS]
+    first = next((i for i, t in enumerate(texts) if is_figure(t)), len(texts))
+    figures = texts[first:]
+    if len(figures) != count or not all(is_figure(t) for t in figures):
+        return None
+    return [" ".join(texts[:first]), *figures]
 
 
 def _merge(spans: list[Span], tolerance: float) -> list[Span]:

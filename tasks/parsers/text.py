@@ -1,19 +1,33 @@
-"""Plain text (tab-separated statement tables) -> RawTables.
+"""Plain text -> RawTables: tab-separated tables, or text laid out in columns of spaces.
 
-A table is a run of lines containing tabs; a blank line or a line without tabs ends it. The
-text lines since the previous table become the table's preamble (its title and scale note).
+With tabs, a table is a run of lines containing tabs; a blank line or a line without tabs ends
+it, and the text lines since the previous table become its preamble (title and scale note).
+Without tabs (pdftotext -layout, a release's original text), each line's words keep their
+character columns and go through the table model PDF pages use (layout): runs of spaces part
+the cells, a header cell belongs to the columns its characters span, a form feed is a page.
 """
 
 from __future__ import annotations
 
+import re
+
+from tasks.parsers.grid import Placed
+from tasks.parsers.layout import Units, cells, page_tables
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.tables import ParsedDocument, RawTable, Row, make_rows
 
 _CLOSERS = frozenset({")", "%", ")%", "%)"})
 
 
+# laid-out text is measured in characters: one space joins words, two part cells
+CHARACTERS = Units(word_gap=1.0, margin=2.0, indent=6.0, tolerance=0.0, in_order=True)
+_WORD = re.compile(r"\S+")
+
+
 def parse_text(text: str) -> ParsedDocument:
-    """Split a text document into tables (tab-separated rows) and their preambles."""
+    """Split a text document into tables and their preambles."""
+    if "\t" not in text:
+        return _laid_out(text)
     tables: list[RawTable] = []
     preamble: list[str] = []
     rows: list[list[str]] = []
@@ -30,6 +44,23 @@ def parse_text(text: str) -> ParsedDocument:
         tables.append(_table(len(tables) + 1, preamble, rows))
     prose = "\n".join(line for line in text.splitlines() if "\t" not in line)
     return ParsedDocument(tuple(t for t in tables if t.rows), text, prose)
+
+
+def _laid_out(text: str) -> ParsedDocument:
+    """Text whose columns are runs of spaces: each page's lines as positioned words. The
+    running text is all of it, as a PDF's is (tables included)."""
+    tables: list[RawTable] = []
+    carried: tuple[str, ...] = ()
+    for number, page in enumerate(text.split("\f"), start=1):
+        lines = [_line_cells(line) for line in page.splitlines()]
+        found, carried = page_tables(f"page {number}", lines, CHARACTERS, carried)
+        tables.extend(found)
+    return ParsedDocument(tuple(t for t in tables if t.rows), text, text)
+
+
+def _line_cells(line: str) -> list[Placed]:
+    words = [{"text": m[0], "x0": m.start(), "x1": m.end()} for m in _WORD.finditer(line)]
+    return cells(words, CHARACTERS)
 
 
 def _table(number: int, preamble: list[str], rows: list[list[str]]) -> RawTable:

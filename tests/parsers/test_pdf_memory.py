@@ -26,7 +26,7 @@ def test_pages_leave_no_decoded_stream_in_the_document() -> None:
     content = Q4_2024_PDF.read_bytes()
     with pdfplumber.open(io.BytesIO(content)) as pdf, PageTexts(content) as texts:
         pages = enumerate(pdf.pages, 1)
-        tables = [t for n, page in pages for t in _read_page(n, page, running, texts)]
+        tables = [t for n, page in pages for t in _read_page(n, page, running, texts)[0]]
         streams = [resolve1(s) for page in pdf.pages for s in page.page_obj.contents]
     assert tables and running  # statement pages were interpreted, running text was read
     assert streams and all(isinstance(s, PDFStream) for s in streams)

@@ -1,0 +1,175 @@
+"""Printed lines -> tables: the one table model of PDF pages and laid-out text.
+
+A page is lines of positioned words (PDF: points; pdftotext-style text: character columns).
+Words join into cells; a page's lines are a title block (the statement's title, its period and
+scale lines), rows, and running text. A title block opens a table, running text closes it, and
+every other line is a row of the grid; grid.align then finds the value columns, each header
+cell going to the columns its horizontal span covers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tasks.parsers.grid import Placed, align, is_figure, symbols
+from tasks.parsers.numbers import clean_cell
+from tasks.parsers.tablemeta import statement_kind
+from tasks.parsers.tables import RawTable, make_rows
+
+_TITLE = re.compile(
+    r"^(unaudited|condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
+    r"as (of|at) |(three|six|nine) months ended|year ended|appendix"
+    r"|(?:未經審核|未经审核)?(?:簡明|简明)?(?:綜合|综合)\S*表$|截至|[於于]\S*日$"
+    r"|for the |at \d{1,2} \w+ \d{4}$|\(?continued\)?$)",
+    re.IGNORECASE,
+)
+# what a header line holds and a title's second line does not: a digit, a currency
+_HEADER_MARK = re.compile(r"\d|RMB|\$|HK|US|港元|人民")
+_DAY = re.compile(r"[0-3]?\d")
+_MONTH = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?", re.IGNORECASE
+)
+# a page number printed as page furniture: "– 2 –", "- 12 -"
+_PAGE_NUMBER = re.compile(r"[-–—]\s*\d{1,3}\s*[-–—]")
+_GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
+_IN_LABEL = re.compile(r"\(\d{1,2}\)|[-–—]|\*+\d*")
+_PROSE_SHARE = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class Units:
+    """Distances in the page's own unit: the widest gap inside a cell, how far from the left
+    margin a title may start and running text may be indented, and the column tolerance."""
+
+    word_gap: float
+    margin: float
+    indent: float
+    tolerance: float
+    in_order: bool = False  # grid.align's: rows with one figure per column fill them in order
+
+
+def page_tables(
+    where: str, lines: list[list[Placed]], units: Units, carried: tuple[str, ...] = ()
+) -> tuple[list[RawTable], tuple[str, ...]]:
+    """A page's lines -> tables: a title block (the statement's title, period, scale lines)
+    opens a table, running text closes it; every other line is a row of the grid.
+
+    ``carried``: the title lines the previous page ended with (a title printed at the foot of
+    a page, its table on the next); returned likewise for the next page."""
+    lines = [ln for ln in lines if ln and not _PAGE_NUMBER.fullmatch(_text(ln))]
+    left = min((cell.start for line in lines for cell in line), default=0.0)
+    prose = _prose_lines(lines, left, units)
+    out: list[RawTable] = []
+    preamble: list[str] = list(carried)
+    titles = len(carried)  # how many lines at the end of the preamble are no running text
+    rows: list[list[Placed]] = []
+    for i, line in enumerate(lines):
+        # a statement's title wraps: "... PROFIT OR LOSS AND OTHER" / "COMPREHENSIVE INCOME"
+        wraps = bool(preamble) and not rows and statement_kind(preamble[-1]) is not None
+        at_margin = line[0].start <= left + units.margin
+        wraps = wraps and at_margin and not _HEADER_MARK.search(_text(line))
+        if i in prose or wraps or _is_title(line, at_margin, rows):
+            if rows:
+                out.append(_table(f"{where}, table {len(out) + 1}", preamble, rows, units))
+                preamble, rows, titles = [], [], 0
+            preamble.append(_text(line))
+            titles = 0 if i in prose else titles + 1
+        else:
+            rows.append(line)
+    if rows:
+        out.append(_table(f"{where}, table {len(out) + 1}", preamble, rows, units))
+        return out, ()
+    return out, tuple(preamble[len(preamble) - titles :])
+
+
+def cells(words: list[dict], units: Units) -> list[Placed]:
+    """One line's words (text, x0, x1; left to right) -> cells: words a word gap apart join,
+    but a figure stands alone (a dash or a footnote mark after a word stays in the label)."""
+    out: list[Placed] = []
+    for word in _dates(words, units):
+        text = clean_cell(word["text"])
+        prev = out[-1] if out else None
+        near = prev is not None and word["x0"] - prev.end <= units.word_gap
+        # "EPS - diluted", "Total net revenue (1)": part of the label, not a value column
+        joinable = not is_figure(text) or (near and _IN_LABEL.fullmatch(text) is not None)
+        if prev is not None and near and joinable and not is_figure(prev.text):
+            out[-1] = Placed(prev.start, word["x1"], f"{prev.text} {text}")
+        else:
+            out.append(Placed(word["x0"], word["x1"], text))
+    return [piece for cell in out for piece in _unglue(cell)]
+
+
+def _text(line: list[Placed]) -> str:
+    return " ".join(c.text for c in line)
+
+
+def _is_title(line: list[Placed], at_margin: bool, rows: list[list[Placed]]) -> bool:
+    """A title line at the margin without amounts; a line naming a statement only where no
+    table is open (inside one, "Reconciliation of Non-GAAP Net Income" is a heading)."""
+    text = _text(line)
+    if not at_margin or _has_amount(line):
+        return False
+    if _TITLE.match(text):
+        return True
+    return not rows and len(text) <= 150 and statement_kind(text) is not None
+
+
+def _prose_lines(lines: list[list[Placed]], left: float, units: Units) -> set[int]:
+    """The lines of running text: from the margin across the text width, ending in words,
+    in a paragraph (next to another such line) or ending a sentence. A paragraph of the
+    notes ends the table above it and is no row of the next."""
+    right = max((line[-1].end for line in lines), default=0.0)
+    wide = [
+        ln[-1].end - ln[0].start >= _PROSE_SHARE * (right - left)
+        and ln[0].start <= left + units.indent
+        and not is_figure(ln[-1].text)  # a row ends in its figures, a sentence in words
+        for ln in lines
+    ]
+    out = set()
+    for i, line in enumerate(lines):
+        paragraph = (i > 0 and wide[i - 1]) or (i + 1 < len(lines) and wide[i + 1])
+        if wide[i] and (paragraph or _text(line).rstrip().endswith((".", "。"))):
+            out.add(i)
+    return out
+
+
+def _has_amount(line: list[Placed]) -> bool:
+    """Whether a line prints an amount: a figure that is not a day of a date ("FOR THE YEAR
+    ENDED 31 DECEMBER 2014" is a title, not a row)."""
+    months = any(_MONTH.match(w) for c in line for w in c.text.split())
+    return any(is_figure(c.text) and not (months and _DAY.fullmatch(c.text)) for c in line)
+
+
+def _table(locator: str, preamble: list[str], rows: list[list[Placed]], units: Units) -> RawTable:
+    grid = make_rows(align(rows, units.tolerance, regions=True, in_order=units.in_order))
+    return RawTable(locator, tuple(preamble), grid, symbols(rows))
+
+
+def _dates(words: list[dict], units: Units) -> list[dict]:
+    """A day and the month after it as one word ("30 June"): a date, not a figure."""
+    out: list[dict] = []
+    for word in words:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and _DAY.fullmatch(prev["text"])
+            and _MONTH.fullmatch(word["text"])
+            and word["x0"] - prev["x1"] <= units.word_gap
+        ):
+            out[-1] = {**prev, "text": f"{prev['text']} {word['text']}", "x1": word["x1"]}
+        else:
+            out.append(word)
+    return out
+
+
+def _unglue(cell: Placed) -> list[Placed]:
+    parts = _GLUED.split(cell.text)
+    if len(parts) == 1:
+        return [cell]
+    per_char = (cell.end - cell.start) / max(len(cell.text), 1)
+    out, x = [], cell.start
+    for part in parts:
+        out.append(Placed(x, x + per_char * len(part), part.strip()))
+        x += per_char * len(part)
+    return out
