@@ -89,6 +89,7 @@ def _kind(near: tuple[str, ...], header: str) -> tuple[StatementKind | None, str
 def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool) -> None:
     width = len(table.rows[0]) if table.rows else 0
     lead = table.preamble[-3:]
+    offset = 0
     for number, segment in enumerate(segments(table.rows)):
         sequel = continued and number == 0 and not segment.header and not header_lines(lead)
         if sequel and sink.columns and sink.columns[-1].index < width:
@@ -99,30 +100,68 @@ def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool)
             )
         sink.columns = found
         body = without_notes(segment.body, found)
-        _read_body(body, _value_columns(found), table, setting, sink)
+        start = offset + len(segment.header)
+        indents = table.indents[start : start + len(body)] or (0,) * len(body)
+        offset = start + len(body)
+        _read_body(body, indents, _value_columns(found), table, setting, sink)
+
+
+@dataclass
+class _Outline:
+    """The headings open above a row, innermost last: (heading, indent, whether its rows are
+    indented under it). A heading whose rows are indented under it closes at the first row
+    printed at its own level or left of it; one whose rows stand at its level closes after
+    its total or unlabelled subtotal."""
+
+    open: list[tuple[str, int, bool | None]] = field(default_factory=list)
+
+    def heading(self, text: str, indent: int) -> None:
+        self.open = [h for h in self.open if h[1] < indent]
+        self.open.append((clean_label(text).rstrip(":：").strip(), indent, None))
+
+    def section(self, indent: int) -> str:
+        """The section of a row at ``indent`` (closing the headings it ends)."""
+        self.open = [(t, i, indent > i if under is None else under) for t, i, under in self.open]
+        self.open = [h for h in self.open if not (h[2] and indent <= h[1])]
+        return self.open[-1][0] if self.open else ""
+
+    def closed_by(self, label: str) -> None:
+        """A total or an unlabelled subtotal ends the innermost heading at its level."""
+        if not label or label.lower().startswith("total") or _ZH_TOTAL.search(label):
+            self.open = self.open[:-1]
 
 
 def _read_body(
-    body: tuple[Row, ...], columns: list[Column], table: RawTable, setting: Setting, sink: _Sink
+    body: tuple[Row, ...],
+    indents: tuple[int, ...],
+    columns: list[Column],
+    table: RawTable,
+    setting: Setting,
+    sink: _Sink,
 ) -> None:
-    section, pending = "", ""
-    for row in body:
+    outline, pending, level = _Outline(), "", 0
+    for row, indent in zip(body, indents, strict=True):
         if not has_values(row) and not any(_damaged(c) for c in row[1:]):
             text = " ".join(c for c in row if c)
             # a heading wrapped over two lines goes on in lower case
-            pending = f"{pending} {text}" if pending and text[:1].islower() else text
+            if pending and text[:1].islower():
+                pending = f"{pending} {text}"
+                continue
+            if pending and _heading(pending):
+                outline.heading(pending, level)  # a heading above another heading
+            pending, level = text, indent
             continue
         label = row[0]
         if pending and not label.strip():
             label = pending  # the label printed on the line above its figures
         elif pending and (label[:1].islower() or _UNFINISHED.search(pending)):
-            label = f"{pending} {label}"  # a label wrapped over two lines
+            label, indent = f"{pending} {label}", level  # a label wrapped over two lines
         elif pending and _heading(pending):
-            section = clean_label(pending).rstrip(":").strip()
+            outline.heading(pending, level)
         pending = ""
+        section = outline.section(indent)
         _read_row(clean_label(label), section, row, columns, table, setting, sink)
-        if label.lower().startswith("total") or _ZH_TOTAL.search(label):
-            section = ""
+        outline.closed_by(clean_label(label) if label.strip() else "")
 
 
 def _heading(text: str) -> bool:

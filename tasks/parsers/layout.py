@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from tasks.parsers.grid import Placed, align, is_figure, symbols
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.tablemeta import statement_kind
-from tasks.parsers.tables import RawTable, make_rows
+from tasks.parsers.tables import RawTable, kept, make_rows
 
 _TITLE = re.compile(
     r"^(unaudited|condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
@@ -47,6 +47,7 @@ class Units:
     indent: float
     tolerance: float
     in_order: bool = False  # grid.align's: rows with one figure per column fill them in order
+    indent_step: float = 1.0  # how far a label's indent moves to go one level in
 
 
 def page_tables(
@@ -142,8 +143,11 @@ def _has_amount(line: list[Placed]) -> bool:
 
 
 def _table(locator: str, preamble: list[str], rows: list[list[Placed]], units: Units) -> RawTable:
-    grid = make_rows(align(rows, units.tolerance, regions=True, in_order=units.in_order))
-    return RawTable(locator, tuple(preamble), grid, symbols(rows))
+    aligned = align(rows, units.tolerance, regions=True, in_order=units.in_order)
+    left = min(row[0].start for row in rows)
+    steps = [round((row[0].start - left) / units.indent_step) for row in rows]
+    indents = tuple(n for n, keep in zip(steps, kept(aligned), strict=True) if keep)
+    return RawTable(locator, tuple(preamble), make_rows(aligned), symbols(rows), indents)
 
 
 def _dates(words: list[dict], units: Units) -> list[dict]:

@@ -47,7 +47,7 @@ _ZH_MARKERS = re.compile(
 )
 _LINE_TOLERANCE = 2.0
 # PDF positions are in points: a word gap of 4 pt joins words into a cell
-POINTS = Units(word_gap=4.0, margin=5.0, indent=30.0, tolerance=1.0)
+POINTS = Units(word_gap=4.0, margin=5.0, indent=30.0, tolerance=1.0, indent_step=3.0)
 
 
 # A PDF bomb's bounds: more pages than any filing has, or reading longer than a whole run of

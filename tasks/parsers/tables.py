@@ -22,6 +22,8 @@ class RawTable:
     preamble: tuple[str, ...]  # lines between the previous table and this one (title, scale)
     rows: tuple[Row, ...]
     symbols: tuple[str, ...] = ()  # currency marks printed in cells of their own ("$", "RMB")
+    # how far each row's label is indented, in steps (PDF, laid-out text; empty when unknown)
+    indents: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,5 +50,14 @@ def make_rows(rows: list[list[str]]) -> tuple[Row, ...]:
     """Clean cells, drop rows that are entirely empty and pad every row to the same width."""
     cleaned = [[clean_cell(c) for c in row] for row in rows]
     cleaned = [row for row in cleaned if any(row)]
+    return _padded(cleaned)
+
+
+def kept(rows: list[list[str]]) -> list[bool]:
+    """Which rows make_rows keeps (those with a cell that is not empty)."""
+    return [any(clean_cell(c) for c in row) for row in rows]
+
+
+def _padded(cleaned: list[list[str]]) -> tuple[Row, ...]:
     width = max((len(row) for row in cleaned), default=0)
     return tuple(tuple(row + [""] * (width - len(row))) for row in cleaned)

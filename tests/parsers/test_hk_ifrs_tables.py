@@ -22,6 +22,7 @@ import pytest
 from tasks.core.rowrecords import StatementKind, StatementRow
 from tasks.extract import parse_document
 from tasks.parsers.asreported import RowsRead, read_rows
+from tests.golden.golden import load_section_rows
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 Key = tuple[str, str, date | None, date, str]
@@ -72,6 +73,19 @@ class RealAnnouncement:
             if k in got and not any(c in k[1] for c in _CENTS) and got[k] != [v]
         }
         assert (missing, wrong) == ({}, {})
+
+    def test_every_golden_cell_is_read_in_its_section(self, read: RowsRead) -> None:
+        golden = load_section_rows(f"{self.stem}.pdf")
+        got = {
+            (r.statement.value, r.section, r.row_label, r.period_start, r.period_end, r.currency): (
+                r.value,
+                r.decimals,
+            )
+            for r in read.rows
+        }
+        assert len(got) == len(read.rows)
+        assert {k: (got.get(k), v) for k, v in golden.items() if got.get(k) != v} == {}
+        assert set(got) - set(golden) == set()
 
     def test_only_the_statements_are_read_and_nothing_refused(self, read: RowsRead) -> None:
         assert Counter(r.statement for r in read.rows) == self.counts
