@@ -96,6 +96,8 @@ def resolve_columns(
             own = " ".join(row[i] for row in filled if row[i])
             start, end = _period(own, group_text, title)
             role = "notes" if _NOTES.fullmatch(own) else "usd" if usd[i] else "value"
+            if role == "notes":
+                start = end = None  # note references: no period, no figure of the statement
             columns.append(Column(i, own, role, start, end))
     return _ifrs_roles(columns) if ifrs else columns
 
