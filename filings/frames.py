@@ -31,6 +31,7 @@ EXPORTED = (
     "restatements",
     "line_items",
     "metric_labels",
+    "alerts",
 )
 FORMATS = ("csv", "parquet")
 

@@ -82,6 +82,7 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
             a.c.subject,
             a.c.message,
             a.c.created_at,
+            a.c.details,
             d.c.channel,
             d.c.status,
             d.c.attempts,
@@ -110,9 +111,11 @@ def pending_deliveries(conn: Connection, channels: Sequence[str]) -> list[Pendin
 
 def _pending(r: Any) -> PendingDelivery:
     """An alert row, not yet tied to a channel."""
+    details = json.loads(r.details or "{}")
     return PendingDelivery(
-        r.alert_id, "", AlertKind(r.kind), r.issuer, r.subject, r.message, r.created_at, 0, ""
-    )
+        r.alert_id, "", AlertKind(r.kind), r.issuer, r.subject, r.message, r.created_at, 0, "",
+        details if isinstance(details, dict) else {},
+    )  # fmt: skip
 
 
 def mark_delivery(

@@ -70,6 +70,9 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
             f.c.document_id,
             f.c.reported_on,
             f.c.row_label,
+            f.c.origin,
+            f.c.raw_text,
+            f.c.column_label,
         )  # fmt: skip
         .join(d, d.c.document_id == f.c.document_id)
         .where(d.c.status != Status.QUARANTINED.value, select(k.c.fact_id).where(same_key).exists())
@@ -78,7 +81,8 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
     histories: dict[_Key, list[Report]] = {}
     for r in conn.execute(stmt):
         key = (r.issuer, r.metric, r.period_start, r.period_end, Basis(r.basis))
-        report = Report(r.value, r.decimals, r.unit, r.document_id, r.reported_on, r.row_label)
+        report = Report(r.value, r.decimals, r.unit, r.document_id, r.reported_on, r.row_label,
+                        r.origin, r.raw_text, r.column_label)  # fmt: skip
         histories.setdefault(key, []).append(report)
     return histories
 

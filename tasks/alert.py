@@ -82,11 +82,14 @@ def linked_alerts(conn: Connection, found: Sequence[NewAlert]) -> list[NewAlert]
     linked = []
     for item in found:
         ids = [d for d in (_before_document(item), item.document_id) if d]
-        lines = [f"Document: {_document_link(conn, d)}" for d in dict.fromkeys(ids)]
+        urls = {d: _public_url(conn, d) for d in dict.fromkeys(ids)}
+        lines = [f"Document: {url} ({d})" if url else f"Document: {d}" for d, url in urls.items()]
         run = _run_link(item)
         lines += [f"Prefect run: {run}"] if run else []
         text = "\n".join([item.message, *lines]) if lines else item.message
-        linked.append(replace(item, message=text))
+        # the finding's own document (the later one of a restatement) and this run, for programs
+        links = {"document_url": urls.get(item.document_id or ""), "run_url": run or None}
+        linked.append(replace(item, message=text, details={**item.details, **links}))
     return linked
 
 
@@ -95,12 +98,13 @@ def _before_document(item: NewAlert) -> str:
     return str(before.get("document_id", "")) if isinstance(before, dict) else ""
 
 
-def _document_link(conn: Connection, document_id: str) -> str:
+def _public_url(conn: Connection, document_id: str) -> str | None:
+    """Where a person opens the document (EDGAR, HKEXnews), or None when it is not stored."""
     try:
         ref = documents.get_document(conn, document_id)
     except LookupError:
-        return document_id
-    return f"{public_document_url(ref.source, ref.url)} ({document_id})"
+        return None
+    return public_document_url(ref.source, ref.url)
 
 
 def _run_link(item: NewAlert) -> str:

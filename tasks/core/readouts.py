@@ -105,6 +105,9 @@ class Report:
     document_id: str
     reported_on: date
     label: str = ""  # the line as the document prints it ("Total loan facilitation volume")
+    origin: str = ""  # where it was read: "table" (a statement) or "narrative" (running text)
+    raw_text: str = ""  # the figure as printed ("RMB38,798 million")
+    words: str = ""  # running text: the words after the figure ("in the same period of 2023")
 
 
 @dataclass(frozen=True, slots=True)

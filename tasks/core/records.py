@@ -259,3 +259,6 @@ class PendingDelivery:
     created_at: datetime
     attempts: int  # failed attempts so far
     last_error: str
+    # what the finding is about, for programs (metric, period, values, unit, links): the
+    # webhook's structured fields (tasks.delivery.channels.PAYLOAD_FIELDS)
+    details: Mapping[str, object] = field(default_factory=dict)

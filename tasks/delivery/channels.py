@@ -258,14 +258,22 @@ def _before_the_wire(exc: requests.RequestException) -> bool:
     )
 
 
+# The structured fields of each alert a program reads (null when the finding has none):
+# amounts as exact decimal strings in whole units of ``unit``, periods as ISO dates.
+PAYLOAD_FIELDS = ("metric", "period_start", "period_end", "old_value", "new_value", "unit",
+                  "guidance_low", "guidance_high", "document_url", "run_url")  # fmt: skip
+
+
 def webhook_body(alerts: Sequence[PendingDelivery]) -> dict[str, object]:
-    """The generic webhook's JSON: one alert row as the ``alerts`` view has it, or a digest
-    ``{"digest_id", "subject", "alerts": [rows]}``."""
+    """The generic webhook's JSON: one alert row as the ``alerts`` view has it plus its
+    structured fields (:data:`PAYLOAD_FIELDS`) and a Slack-compatible ``text``, or a digest
+    ``{"digest_id", "subject", "text", "alerts": [rows]}``."""
     if len(alerts) == 1:
         return _row(alerts[0])
     return {
         "digest_id": digest_key(alerts),
         "subject": digest_subject(alerts),
+        "text": slack_body(alerts)["text"],
         "alerts": [_row(a) for a in alerts],
     }
 
@@ -278,7 +286,13 @@ def _row(alert: PendingDelivery) -> dict[str, object]:
         "subject": alert.subject,
         "message": alert.message,
         "created_at": alert.created_at.isoformat(),
+        **{name: _field(alert.details.get(name)) for name in PAYLOAD_FIELDS},
+        "text": slack_body([alert])["text"],
     }
+
+
+def _field(value: object) -> str | None:
+    return None if value is None or value == "" else str(value)
 
 
 def slack_body(alerts: Sequence[PendingDelivery]) -> dict[str, object]:

@@ -10,6 +10,8 @@ from tasks.core.readouts import FailedRun, GuidanceOutcome, Report, Restatement
 from tasks.core.records import ALL_ISSUERS, NewAlert, ValidationResult
 from tasks.delivery.wording import (
     amount,
+    evidence,
+    exact,
     guidance_range,
     metric_label,
     percent,
@@ -21,26 +23,31 @@ from tasks.delivery.wording import (
 def data_quality_alerts(
     issuer: str, document_id: str, results: Sequence[ValidationResult]
 ) -> list[NewAlert]:
-    """One alert per failed expectation, in plain words; the same failure of the same
+    """One alert per failed expectation, in plain words: what was expected, how many findings,
+    and whether the document is quarantined or published; the same failure of the same
     document dedups. A document quarantined by any critical failure is never "published"."""
     quarantined = any(not r.success and r.severity == Severity.CRITICAL for r in results)
     action = (
         f"The document is quarantined: its figures stay out of facts_latest until a person "
         f"checks them and runs `filings release {document_id} --by NAME`."
         if quarantined
-        else "The figures were published; please check them against the document."
+        else "The document is published (a warning does not quarantine): the figures it "
+        "stored are in facts_latest; a figure marked 'not stored' above was left out. Please "
+        "check them against the document."
     )
+    state = "document quarantined" if quarantined else "document published, please review"
     alerts = []
     for result in results:
         if result.success:
             continue
         check = result.expectation.replace("_", " ")
-        state = "quarantined" if quarantined else "published, please review"
-        subject = f"{issuer} {document_id}: check failed: {check} ({state})"
         findings = plain_findings(result.observed) or [result.details or "no detail recorded"]
+        count = f"{len(findings)} finding{'' if len(findings) == 1 else 's'}"
+        subject = f"{issuer} {document_id}: expected {check}, {count} ({state})"
         message = "\n".join(
             [
-                f"A {result.severity} check ({result.suite}: {check}) failed on {document_id}:",
+                f"{document_id} failed a {result.severity} check ({result.suite}): expected "
+                f"{check}. Found:",
                 *(f"- {line}" for line in findings),
                 action,
             ]
@@ -93,6 +100,9 @@ def restatement_alerts(items: Sequence[Restatement]) -> list[NewAlert]:
                     "basis": r.basis,
                     "before": _report(r.before),
                     "after": _report(r.after),
+                    "old_value": exact(r.before.value),
+                    "new_value": exact(r.after.value),
+                    "unit": r.after.unit,
                 },
             )
         )
@@ -100,13 +110,13 @@ def restatement_alerts(items: Sequence[Restatement]) -> list[NewAlert]:
 
 
 def _wording(before: Report, after: Report) -> str:
-    """How the documents print the line, when they say: ' Printed as "…" (before: "…").'"""
-    if not after.label:
+    """What each document prints about the figure, when it says: ' The later document reads
+    "…" (the earlier one: "…").' Only words about this period are quoted (``evidence``)."""
+    later, earlier = evidence(after), evidence(before)
+    if not later:
         return ""
-    earlier = (
-        f' (earlier: "{before.label}")' if before.label and before.label != after.label else ""
-    )
-    return f' The later document prints the line as "{after.label}"{earlier}.'
+    was = f' (the earlier one: "{earlier}")' if earlier and earlier != later else ""
+    return f' The later document reads "{later}"{was}.'
 
 
 def _report(r: Report) -> dict[str, object]:
@@ -142,7 +152,17 @@ def guidance_variance_alerts(items: Sequence[GuidanceOutcome]) -> list[NewAlert]
                 dedup_key=f"guidance_variance:{o.issuer}:{o.metric}:{o.period_start}:"
                 f"{o.period_end}:{o.guidance_document_id}:{o.outcome}",
                 document_id=o.actual_document_id,
-                details={"variance_pct": o.variance_pct, "outcome": o.outcome},
+                details={
+                    "variance_pct": o.variance_pct,
+                    "outcome": o.outcome,
+                    "metric": o.metric,
+                    "period_start": o.period_start,
+                    "period_end": o.period_end,
+                    "new_value": exact(o.actual),
+                    "guidance_low": exact(o.low),
+                    "guidance_high": exact(o.high),
+                    "unit": o.unit,
+                },
             )
         )
     return alerts

@@ -6,7 +6,10 @@ import re
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
+from tasks.core.enums import Origin
 from tasks.core.metrics import metrics
+from tasks.core.readouts import Report
+from tasks.parsers.narrative import period_words
 
 _CURRENCY = {"CNY": "RMB", "CNY/share": "RMB", "CNY/ADS": "RMB", "USD": "US$"}
 
@@ -49,6 +52,35 @@ def amount(value: Decimal, unit: str, decimals: int | None = None) -> str:
         return f"{prefix}{value.normalize():,f}"
     places = 1 if decimals is None else max(0, min(3, 6 + decimals))
     return f"{prefix}{value / 1_000_000:,.{places}f}m"
+
+
+# A figure in a lead-in ("RMB47,796 million of such loan volume", "12.4%"), not a year in it.
+_ANOTHER_FIGURE = re.compile(
+    r"(?:RMB|US\$|HK\$)\s?\d|\d\s*(?:million|billion|%)|\d{1,3}(?:,\d{3})+"
+)
+
+
+def evidence(report: Report) -> str:
+    """What the document prints about this very figure, to quote as evidence ("" when nothing).
+
+    A statement's row label names its line (its column names the period). In running text a
+    clause's lead-in speaks of its first figure: a later figure of the clause ("compared with
+    RMB38,798 million in the same period of 2023") is quoted with the words after it that name
+    its period, never with a lead-in about another period.
+    """
+    label, raw = report.label.strip(), report.raw_text.strip()
+    if report.origin != Origin.NARRATIVE or not raw or raw in label:
+        return label
+    own = period_words(report.words)
+    if own or _ANOTHER_FIGURE.search(label):
+        return f"{raw} {own}".strip()
+    return f"{label} {raw}"
+
+
+def exact(value: Decimal | None) -> str | None:
+    """An amount as an exact decimal string for programs ("68239000000", "2.88"), the same
+    from either database (PostgreSQL's NUMERIC carries trailing zeros)."""
+    return None if value is None else format(value.normalize(), "f")
 
 
 def guidance_range(low: Decimal | None, high: Decimal | None, unit: str) -> str:

@@ -49,6 +49,13 @@ _QUALIFIER = re.compile(
 )
 
 
+def period_words(words: str) -> str:
+    """The words after a figure up to where they name its period ("in the same period of
+    2023", "as of December 31, 2023"), or "" when they name none."""
+    found = _QUALIFIER.search(words)
+    return words[: found.end()].strip(" ,.") if found else ""
+
+
 @dataclass(frozen=True, slots=True)
 class NarrativeFacts:
     """Facts read from the running text, with what was refused."""

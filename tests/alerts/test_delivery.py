@@ -10,7 +10,8 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from decimal import Decimal
 
 import pytest
 from conftest import PASSWORD, Mailbox
@@ -21,6 +22,7 @@ from werkzeug import Request, Response
 from storage.schema import TABLES, alert_deliveries
 from tasks.alert import deliver_pending, store_alerts
 from tasks.config.settings import Settings
+from tasks.core.enums import Origin
 from tasks.core.records import NewAlert, PendingDelivery
 from tasks.delivery.channels import Channel, channels_from_settings
 from tasks.runs.summary import RunSummary
@@ -287,3 +289,48 @@ def test_two_channels_down_and_one_up_is_not_a_success(
     ]
     assert deliver_pending(engine, channels_from_settings(settings)).sent == {}  # slack: done
     assert len(ids) == 2
+
+
+def test_the_webhook_posts_structured_fields_beside_the_text(
+    engine: Engine, httpserver: HTTPServer
+) -> None:
+    # A restatement found in the warehouse (two reports of Q4 2023 capital-light loan volume),
+    # stored with its links and delivered to a real HTTP endpoint: a program reads the metric,
+    # period, both values, unit and the document without parsing the text.
+    from storage.documents import record_documents, upsert_issuers
+    from storage.findings import restatements
+    from storage.loading import load_document
+    from tasks.core.records import DocumentRef, Fact, Issuer, Provenance
+    from tasks.delivery.messages import restatement_alerts
+
+    q4 = (date(2023, 10, 1), date(2023, 12, 31))
+    refs = [DocumentRef("sec", n, "QFIN", "6-K", "t", datetime(2024, m, 1, tzinfo=UTC),
+                        f"https://www.sec.gov/Archives/edgar/data/1741530/{n}-index.htm")
+            for n, m in (("a", 3), ("b", 5))]  # fmt: skip
+    with engine.begin() as conn:
+        upsert_issuers(conn, [Issuer("QFIN", "Qifu", "0001741530", "03660")])
+        record_documents(conn, refs)
+    for ref, value in zip(refs, ("68239000000", "38798000000"), strict=True):
+        prov = Provenance("ex99-1.htm", "narrative", "was under capital-light model", "", value)
+        fact = Fact("loan_volume_capital_light", *q4, Decimal(value), "CNY", 6, -6, prov,
+                    origin=Origin.NARRATIVE)  # fmt: skip
+        load_document(engine, ref.document_id, [fact], [], quarantine=False)
+    with engine.connect() as conn:
+        found = restatement_alerts(restatements(conn, "sec:b"))
+    [alert_id] = store_alerts(engine, found)
+    hook = _webhook(httpserver)
+    deliver_pending(engine, channels_from_settings(_settings(webhook_url=hook)))
+    [(request, _)] = httpserver.log
+    body = request.json
+    assert {k: body[k] for k in ("alert_id", "kind", "issuer", "metric", "period_start",
+                                 "period_end", "old_value", "new_value", "unit")} == {
+        "alert_id": alert_id, "kind": "restatement", "issuer": "QFIN",
+        "metric": "loan_volume_capital_light", "period_start": "2023-10-01",
+        "period_end": "2023-12-31", "old_value": "68239000000", "new_value": "38798000000",
+        "unit": "CNY",
+    }  # fmt: skip
+    assert body["document_url"] == "https://www.sec.gov/Archives/edgar/data/1741530/b-index.htm"
+    assert body["run_url"] is None  # outside a flow run there is no run page
+    # Slack's text: bold subject, then the message (escaped by Slack's rules: "->" is "-&gt;")
+    assert body["text"].startswith("*QFIN Q4 2023 loan volume under capital-light model")
+    assert "RMB68,239m -&gt; RMB38,798m*\n" in body["text"]

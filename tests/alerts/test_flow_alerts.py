@@ -147,7 +147,7 @@ def secret_free_artifacts() -> bool:
 
 
 @pytest.mark.timeout(600)
-def test_q4_2023_loan_volume_restated_by_q4_2024(env: str) -> None:
+def test_q4_2023_loan_volume_restated_by_q4_2024(env: str, httpserver: HTTPServer) -> None:
     _ingest(Q4_2023, Q4_2024)
     q4_2023 = (date(2023, 10, 1), date(2023, 12, 31))
     h, lt = FACTS_HISTORY.c, FACTS_LATEST.c
@@ -170,6 +170,23 @@ def test_q4_2023_loan_volume_restated_by_q4_2024(env: str) -> None:
     assert latest == [(Decimal("89561000000"),)]
     restated = [m for _, m in _alerts(env, "restatement") if "Q4 2023 total facilitation and" in m]
     assert len(restated) == 1 and "RMB119,002m" in restated[0] and "RMB89,561m" in restated[0]
+    # The evidence quotes what each document says of Q4 2023, never a Q4 2024 sentence.
+    [light] = [m for _, m in _alerts(env, "restatement") if "Q4 2023 loan volume under" in m]
+    assert (
+        'The later document reads "RMB38,798 million in the same period of 2023" (the earlier '
+        'one: "RMB68,239 million was under capital-light model").'
+    ) in light
+    assert "47,796" not in light
+    # The webhook's digest carries each alert's structured fields beside the text.
+    rows = [a for r, _ in httpserver.log for a in r.json["alerts"] if r.json.get("alerts")]
+    [row] = [a for a in rows if a["metric"] == "loan_volume_capital_light"
+             and a["period_start"] == "2023-10-01"]  # fmt: skip
+    assert (row["kind"], row["issuer"], row["period_end"], row["unit"]) == (
+        "restatement", "QFIN", "2023-12-31", "CNY")  # fmt: skip
+    assert (row["old_value"], row["new_value"]) == ("68239000000", "38798000000")
+    assert row["document_url"] == Q4_2024.as_uri()  # a file dropped in by hand: its own path
+    assert "/runs/flow-run/" in row["run_url"] and row["run_url"] in row["text"]
+    assert row["text"].startswith("*QFIN Q4 2023 loan volume under capital-light model")
 
 
 def test_channels_from_prefect_secret_blocks(smtp_server: Mailbox, httpserver: HTTPServer) -> None:

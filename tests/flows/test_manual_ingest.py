@@ -116,6 +116,11 @@ def test_alerts_link_the_public_documents_and_the_run_in_plain_words(loaded):
         assert "Document: https://www1.hkexnews.hk/listedco/listconews/sehk/2025/0317/" in message
         assert "Prefect run: http://127.0.0.1:" in message and "/runs/flow-run/" in message
     [quality] = [(s, m) for k, s, m in rows if k == "data_quality"]
-    assert "check failed: no damaged text figures (published, please review)" in quality[0]
+    assert quality[0] == (
+        "QFIN sec:0001104659-24-088431: expected no damaged text figures, 2 findings "
+        "(document published, please review)"
+    )
+    assert "The figures were published" not in quality[1]
+    assert "a figure marked 'not stored' above was left out" in quality[1]
     assert "must not exceed" not in quality[1] and "tolerance" not in quality[1]
     assert quality[1].count("RMB71.860 million") == 1

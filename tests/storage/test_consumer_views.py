@@ -63,6 +63,8 @@ def test_export_writes_exact_csv_and_parquet(engine: Engine, db_url: str, tmp_pa
     _loaded(engine)
     files = filings.export(tmp_path / "csv", "csv", url=db_url)
     assert {f.name for f in files} == {f"{name}.csv" for name in filings.EXPORTED}
+    alerts = (tmp_path / "csv" / "alerts.csv").read_text(encoding="utf-8")
+    assert alerts.startswith("alert_id,kind,issuer,subject,message,created_at,delivered_at\n")
     csv = pd.read_csv(tmp_path / "csv" / "restatements.csv", dtype=str)
     assert csv["value_before"].tolist() == ["4482252000.000000"]
     filings.export(tmp_path / "pq", "parquet", url=db_url)

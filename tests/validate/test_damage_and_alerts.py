@@ -57,9 +57,13 @@ def test_alert_names_the_failed_identity_and_both_sides(good_facts: list[Fact]) 
     facts = altered(good_facts, "total_assets", DEC24, 100_000)
     results = validate_facts("local:altered", facts)
     alerts = {a.subject: a for a in data_quality_alerts("QFIN", "local:altered", results)}
-    subject = "QFIN local:altered: check failed: balance sheet balances (quarantined)"
+    subject = (
+        "QFIN local:altered: expected balance sheet balances, 1 finding (document quarantined)"
+    )
     message = alerts[subject].message
-    assert message.startswith("A critical check (balance_sheet: balance sheet balances) failed")
+    assert message.startswith(
+        "local:altered failed a critical check (balance_sheet): expected balance sheet balances."
+    )
     assert (
         "2024-12-31: Total assets RMB48,132.7m vs Total liabilities and equity RMB48,132.6m "
         "(they differ by 100,000, rounding allows 1,000)"
