@@ -87,6 +87,7 @@ RULES: dict[str, rules.Rule] = {
     "core_metrics": rules.core_metrics_rule,
     "damaged_text": rules.damaged_text_rule,
     "statements_read": gate.statements_read_rule,
+    "statements_add_up": gate.statements_add_up_rule,
     "quarters_sum": cross.quarters_rule,
     "cross_source_facts": cross.cross_source_facts_rule,
     "cross_source_dividend": cross.cross_source_dividend_rule,

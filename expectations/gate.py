@@ -1,10 +1,16 @@
 """The statement gate: a results document is published only when its primary statements
-were read from their tables.
+were read from their tables, and what was read adds up.
 
 A balance sheet or income statement that is absent, or present with rows refused ("period not
 readable from the header"), or a document whose facts come only from narrative figures, fails
 this critical check: the document is quarantined and the alert names the statement and the
 reason ("balance sheet: 34 rows, period not readable from the header").
+
+A statement whose printed total disagrees with its own rows (tasks/core/arithmetic: subtotals
+equal the rows above them, the balance sheet balances) fails the critical check
+``statements_add_up``: the alert names the statement, its period, the row, the printed figure
+and the sum of the rows ("balance sheet 2024-11-02 USD 'Total assets': printed 979,270,000 vs
+sum of its rows 976,270,000"). A reading that cannot be judged (a summary table) passes.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from expectations.rules import CheckRow, Context, RuleOutput
+from tasks.core.arithmetic import columns, prove
 from tasks.core.enums import RESULTS_KINDS, Origin
 from tasks.core.records import Fact
 from tasks.core.rowrecords import StatementKind
@@ -55,3 +62,25 @@ def _reason(text: str) -> str:
 def _problem(name: str, subject: str) -> CheckRow:
     return CheckRow(name, subject, "statement problems", Decimal(1), "allowed", Decimal(0),
                     Decimal(0), one_sided=True)  # fmt: skip
+
+
+def statements_add_up_rule(
+    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
+) -> RuleOutput:
+    """One row per column of a statement read: each disagreeing total (printed vs the sum of
+    its rows), or the count of totals proved."""
+    if ctx.kind not in RESULTS_KINDS or not ctx.statements_known:
+        return RuleOutput([], [])
+    rows = []
+    for column, lines in columns(ctx.statement_rows).items():
+        proof = prove(lines, column.startswith("balance"))
+        rows += [
+            CheckRow(name, f"{column} {d.label or '(unlabelled subtotal)'!r}", "printed",
+                     d.printed, "sum of its rows", d.nearest, d.tolerance)
+            for d in proof.disagreements
+        ]  # fmt: skip
+        if not proof.disagreements:
+            subject = f"{column}: {proof.proved} totals add up"
+            rows.append(CheckRow(name, subject, "printed", Decimal(0), "sum of its rows",
+                                 Decimal(0), Decimal(0)))  # fmt: skip
+    return RuleOutput(rows, [])

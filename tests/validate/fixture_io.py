@@ -10,6 +10,7 @@ from typing import Any
 
 from expectations.rules import Context, Sourced
 from tasks.core.records import Dividend, Fact, Guidance, Provenance
+from tasks.core.rowrecords import StatementKind, StatementRow
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -60,6 +61,17 @@ def guidance(raw: dict[str, Any]) -> Guidance:
     )  # fmt: skip
 
 
+def statement_row(
+    index: int, statement: str, label: str, end: str, value: str, decimals: int
+) -> StatementRow:
+    """A statement row as printed, in CNY thousands: [statement, label, period end, value,
+    decimals]."""
+    return StatementRow(
+        StatementKind(statement), "", label, index, "", None, date.fromisoformat(end), "CNY",
+        Decimal(value), -decimals, decimals, Provenance("fixture", "", label, "", value),
+    )  # fmt: skip
+
+
 def load(name: str) -> tuple[dict[str, Any], list[Fact], Context]:
     """(raw JSON, facts, context) of one fixture file, e.g. ``load("revenue.bad")``."""
     raw = json.loads((FIXTURES / f"{name}.json").read_text(encoding="utf-8"))
@@ -80,6 +92,9 @@ def load(name: str) -> tuple[dict[str, Any], list[Fact], Context]:
         # statement rows read per statement (the statement gate's input)
         statements=tuple(ctx.get("statements", {}).items()),
         statements_known="statements" in ctx,
+        statement_rows=tuple(
+            statement_row(i, *r) for i, r in enumerate(ctx.get("statement_rows", []))
+        ),
     )
     return raw, [fact(f) for f in raw["facts"]], context
 
