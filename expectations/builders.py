@@ -91,6 +91,7 @@ RULES: dict[str, rules.Rule] = {
     "quarters_sum": cross.quarters_rule,
     "cross_source_facts": cross.cross_source_facts_rule,
     "cross_source_dividend": cross.cross_source_dividend_rule,
+    "audited": cross.audited_rule,
 }
 
 

@@ -182,3 +182,29 @@ def _same_dividend(a: Dividend, b: Dividend) -> bool:
     if a.currency != b.currency:
         return False
     return a.period_end is None or b.period_end is None or a.period_end == b.period_end
+
+
+def audited_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context) -> RuleOutput:
+    """A release's figure agrees with the audited filing's (SEC XBRL) to the precision the
+    release printed it with: half a unit of its last digit, boundary included. ``facts`` are
+    the filing's; ``ctx.reported`` the releases' figures of the same periods."""
+    audited = {f.key: f for f in facts}
+    label = ctx.document_id or "the audited filing"
+    out = RuleOutput([], [])
+    for item in ctx.reported:
+        release = item.fact
+        found = audited.get(release.key) if release is not None else None
+        if release is None or found is None or found.unit != release.unit:
+            continue
+        subject = f"{release.metric} {period_label((release.period_start, release.period_end))}"
+        figures = (
+            Figure(item.document_id, release.value, release.decimals),
+            Figure(label, found.value, found.decimals),
+        )
+        tol = half_unit(release.decimals)
+        out.rows.append(
+            CheckRow(
+                name, subject, item.document_id, release.value, label, found.value, tol, figures
+            )
+        )
+    return out

@@ -47,6 +47,7 @@ class Context:
     usd_facts: tuple[Fact, ...] = ()  # the USD convenience column, unit "USD"/"USD/ADS"
     prior: tuple[Sourced, ...] = ()  # facts of the issuer's other stored documents
     companions: tuple[Sourced, ...] = ()  # facts/dividends of the same disclosure, other source
+    reported: tuple[Sourced, ...] = ()  # release figures an audited filing is checked against
     refused: tuple[UnmappedRow, ...] = ()  # figures the extractor refused as damaged text
     # statement rows read per StatementKind value, and the rows refused (the statement gate);
     # known only with the extraction (a revalidation has no text)

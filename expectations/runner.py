@@ -88,9 +88,13 @@ def loaded_expectation_counts() -> dict[str, int]:
 
 
 def run_suites(
-    run_name: str, frames: Mapping[str, pd.DataFrame], docs_site: Path | None = None
+    run_name: str,
+    frames: Mapping[str, pd.DataFrame],
+    docs_site: Path | None = None,
+    suites: tuple[str, ...] = (),
 ) -> list[Outcome]:
-    """Run every suite on its frame; keep the results for ``docs_site``'s build when given."""
+    """Run every suite (or only ``suites``) on its frame; keep the results for ``docs_site``'s
+    build when given."""
     # deferred heavy import: GX costs seconds (see the module docstring)
     from great_expectations.core.run_identifier import RunIdentifier
 
@@ -101,7 +105,7 @@ def run_suites(
         formats = DOCS_FIRST_PASS if docs_site else FIRST_PASS
         results: dict[Any, Any] = {}  # validation result identifier -> suite result
         for name, frame in frames.items():
-            results.update(_run_frame(runtime, name, frame, formats[name], run_id))
+            results.update(_run_frame(runtime, name, frame, formats[name], run_id, suites))
         if docs_site:
             runtime.pending_docs.setdefault(docs_site.resolve(), []).extend(results)
         else:
@@ -151,11 +155,16 @@ def _forget(runtime: _Runtime, keys: Iterable[Any]) -> None:
 
 
 def _run_frame(
-    runtime: _Runtime, frame_name: str, frame: pd.DataFrame, result_format: str, run_id: Any
+    runtime: _Runtime,
+    frame_name: str,
+    frame: pd.DataFrame,
+    result_format: str,
+    run_id: Any,
+    suites: tuple[str, ...] = (),
 ) -> dict[Any, Any]:
     """One checkpoint run of the frame's suites; a failing suite runs again in COMPLETE."""
     params = {"dataframe": frame}
-    first = _checkpoint(runtime, frame_name, result_format)
+    first = _checkpoint(runtime, frame_name, result_format, suites)
     results = dict(first.run(batch_parameters=params, run_id=run_id).run_results)
     failed = tuple(r.suite_name for r in results.values() if not r.success)
     if failed:

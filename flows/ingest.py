@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 
 from flows import downloads, progress
 from flows.failures import on_run_failed
-from tasks import alert, extract, fetch, load, validate
+from tasks import alert, audit, extract, fetch, load, validate
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
 from tasks.config.settings import load_settings
@@ -74,6 +74,9 @@ def ingest(
         load.release(engine, None, worker)
     for issuer in chosen:  # extraction told which 6-Ks are results: link them now
         fetch.relink_disclosures(engine, issuer.ticker)
+    if SourceName.SEC in (sources or clients.listed()):  # the audited witness is SEC's
+        processed = {i.ticker for i, _ in todo}
+        _audit(engine, clients, archive, summary, chosen, processed)
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     )
@@ -106,6 +109,24 @@ def _process_claimed(
         _process(engine, clients, archive, summary, issuer, document_id, fetched, reading)
         load.release(engine, document_id, worker)
         progress.advance(document_id)
+
+
+def _audit(
+    engine: Engine,
+    clients: Sources,
+    archive: RawArchive,
+    summary: RunSummary,
+    chosen: Sequence[Issuer],
+    processed: set[str],
+) -> None:
+    """The issuers' audited figures (SEC XBRL company facts) against their releases."""
+    docs_site = Path(summary.data_docs_dir) if summary.data_docs_dir else None
+    for issuer in chosen:
+        done = audit.audit_issuer(
+            engine, clients, archive, issuer, issuer.ticker in processed, docs_site
+        )
+        get_run_logger().info("audited: %s", done.line)
+        summary.add_audit(done.line, done.facts, done.checks, len(done.alerts), done.failed)
 
 
 def _discover(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fixturegen import hkex_build, sec_build, second_issuer  # noqa: E402
+from fixturegen import companyfacts, hkex_build, sec_build, second_issuer  # noqa: E402
 from fixturegen.edgar_meta import dump_json  # noqa: E402
 
 ARCHIVE = Path(__file__).resolve().parents[1] / "tasks" / "sources" / "replay_archive"
@@ -45,6 +45,7 @@ def build(root: Path) -> dict[str, object]:
         "indexes": {
             "sec_submissions": "sec/0001741530/submissions/CIK0001741530.json",
             "sec_submissions_bke": "sec/0000885245/submissions/CIK0000885245.json",
+            "sec_companyfacts": companyfacts.build(root),
             "issuers": "issuers.toml",
             "hkex_active_stocks": "hkex/activestock_sehk_e.json",
             "hkex_titlesearch_rows": "hkex/03660/titlesearch_rows.json",

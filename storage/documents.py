@@ -156,7 +156,8 @@ def documents_to_process(
 
     ``force`` returns every document of the issuer, to re-extract from the raw archive.
     """
-    stmt = select(documents.c.document_id)
+    # an audited filing's figures come from XBRL company facts: nothing to fetch or extract
+    stmt = select(documents.c.document_id).where(documents.c.source != SourceName.XBRL.value)
     if not force:
         stmt = stmt.where(
             documents.c.status.in_(TO_PROCESS), ~documents.c.status_reason.startswith(REFUSED)

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection, Row
 
 from storage.schema import documents, facts, guidance
 from storage.views import GUIDANCE_VS_ACTUAL
-from tasks.core.enums import Basis, Status, VersusGuidance
+from tasks.core.enums import Basis, Origin, Status, VersusGuidance
 from tasks.core.precision import differs, keeps
 from tasks.core.readouts import GuidanceOutcome, GuidanceRow, Report, Restatement
 
@@ -75,7 +75,11 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
             f.c.column_label,
         )  # fmt: skip
         .join(d, d.c.document_id == f.c.document_id)
-        .where(d.c.status != Status.QUARANTINED.value, select(k.c.fact_id).where(same_key).exists())
+        .where(
+            d.c.status != Status.QUARANTINED.value,
+            f.c.origin != Origin.XBRL.value,  # audited figures: the audit stage compares them
+            select(k.c.fact_id).where(same_key).exists(),
+        )
         .order_by(f.c.reported_on, d.c.published_at, f.c.document_id)
     )
     histories: dict[_Key, list[Report]] = {}

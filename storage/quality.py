@@ -27,7 +27,7 @@ from storage.mapping import (
 )
 from storage.schema import dividends, documents, guidance, releases, validation_results
 from storage.sql import utcnow
-from tasks.core.enums import Status
+from tasks.core.enums import SourceName, Status
 from tasks.core.errors import NotQuarantinedError, UnknownDocumentError
 from tasks.core.readouts import DocumentInfo, Release
 from tasks.core.records import Dividend, Guidance, ValidationResult, critical_failures
@@ -164,7 +164,8 @@ def quality_targets(
     """Documents to revalidate: those named, else every loaded or quarantined one."""
     d = documents.c
     stmt = select(d.document_id).where(
-        d.status.in_([Status.LOADED.value, Status.QUARANTINED.value])
+        d.status.in_([Status.LOADED.value, Status.QUARANTINED.value]),
+        d.source != SourceName.XBRL.value,  # audited filings: checked by the audit stage
     )
     if document_ids:
         stmt = select(d.document_id).where(d.document_id.in_(list(document_ids)))

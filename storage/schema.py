@@ -356,6 +356,21 @@ refused_rows = Table(
     CheckConstraint("kind IN ('refused', 'unmapped')", name="kind"),
 )
 
+# 0011: extraction accuracy as measured against audited figures (the extraction_accuracy view),
+# kept each time it changes, so a drop is seen and alerted once.
+accuracy_measures = Table(
+    "accuracy_measures",
+    metadata,
+    Column("measure_id", SurrogateKey, primary_key=True, autoincrement=True),
+    Column("issuer", Text, nullable=False),
+    Column("statement", Text, nullable=False),
+    Column("periods", Integer, nullable=False),
+    Column("compared", Integer, nullable=False),
+    Column("matched", Integer, nullable=False),
+    Column("measured_at", UtcDateTime, nullable=False),
+    Index("ix_accuracy_measures_issuer_statement", "issuer", "statement"),
+)
+
 TABLES: tuple[Table, ...] = tuple(metadata.sorted_tables)
 
 # 0009: which worker is processing a document, until when: of two workers racing on the same

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table, Text
 
-from storage import consumer_views
+from storage import audit_views, consumer_views
 from storage.types import SCALE, ExactDecimal, UtcDateTime
 from storage.view_parts import precision_steps, sql_literal
 from tasks.core.enums import Basis, DeliveryStatus, Origin, Status, VersusGuidance
@@ -171,6 +171,7 @@ _DEFINITIONS = {
     "guidance_vs_actual": _guidance_vs_actual,
     "guidance_history": _guidance_history,
     **consumer_views.DEFINITIONS,
+    **audit_views.DEFINITIONS,
 }
 VIEW_NAMES: tuple[str, ...] = tuple(_DEFINITIONS)
 
@@ -276,3 +277,7 @@ METRIC_LABELS = _CONSUMER["metric_labels"]
 FACTS_FISCAL = _CONSUMER["facts_fiscal"]
 RESTATEMENTS = _CONSUMER["restatements"]
 LINE_ITEMS = _CONSUMER["line_items"]
+AUDITED_VS_REPORTED, EXTRACTION_ACCURACY = (
+    _view(name, *(Column(c, kind) for c, kind in columns))
+    for name, columns in audit_views.columns().items()
+)

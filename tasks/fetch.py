@@ -107,6 +107,18 @@ def discover(
     return listing
 
 
+def ask(engine: Engine, sources: Sources, source: str, question: Callable[[Source], R]) -> R:
+    """Ask a source one question besides listing and downloading (XBRL company facts):
+    refused while it is paused; a rate-limit block pauses it for every run."""
+    now, chosen = utcnow(), sources[source]
+    _check_ready(engine, chosen, now)
+    try:
+        return question(chosen)
+    except RateLimitedError as exc:
+        _pause(engine, chosen.name, exc, now, sources.pause_minutes)
+        raise
+
+
 def watch(
     engine: Engine, sources: Sources, source: str, issuers: Sequence[Issuer]
 ) -> dict[str, list[str]]:
@@ -285,7 +297,7 @@ def fetch_document(
 
 # Transport errors a retry can fix are retried with growing, jittered delays; a rate block,
 # a missing file or a bad answer is not (tasks.sources.retry).
-def _retried(name: str, fn: Callable[P, R]) -> StageTask[P, R]:
+def retried(name: str, fn: Callable[P, R]) -> StageTask[P, R]:
     """A task of ``fn`` retried only when the error is transient."""
     return StageTask(
         fn,
@@ -297,9 +309,9 @@ def _retried(name: str, fn: Callable[P, R]) -> StageTask[P, R]:
     )
 
 
-discover_task = _retried("discover", discover)
-watch_task = _retried("watch", watch)
-fetch_task = _retried("fetch", download_document)
+discover_task = retried("discover", discover)
+watch_task = retried("watch", watch)
+fetch_task = retried("fetch", download_document)
 
 
 def already_stored(engine: Engine, intake: LocalIntake) -> str:

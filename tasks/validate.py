@@ -33,6 +33,8 @@ from tasks.core.records import (
 from tasks.extract import declared_rules
 from tasks.stage_task import StageTask
 
+# Suites whose meta says so check audited filings (tasks/audit.py), not a release's figures.
+AUDITED_FILING = "audited_filing"
 _PRIOR_DAYS = 400  # a full year's quarters, whatever the document's latest period
 
 
@@ -51,19 +53,39 @@ def validate_facts(
     ``declared`` (issuer-specific: QFIN's revenue components, its ADS ratio...) count only when
     named in ``declared``, the rules the issuer's catalog overlay declares; ``None`` keeps all.
     """
-    specs = runner.suite_specs()
+    specs = [s for s in runner.suite_specs() if not s.meta.get(AUDITED_FILING)]
     facts_df = builders.facts_frame(facts)
     checks = builders.identity_checks(facts, specs, context)
     frames = {builders.FACTS_FRAME: facts_df, builders.CHECKS_FRAME: checks.frame}
     check_names = {name for spec in specs for name, _ in spec.checks}
     results = []
-    for outcome in runner.run_suites(document_id, frames, docs_site):
+    names = tuple(s.name for s in specs)
+    for outcome in runner.run_suites(document_id, frames, docs_site, suites=names):
         if outcome.name in check_names:
             results.append(describe.check_result(outcome, checks))
         else:
             show = describe.show_columns(specs, outcome)
             results.append(describe.facts_result(outcome, facts_df, show))
     return results if declared is None else _applicable(results, specs, declared)
+
+
+def validate_audited(
+    document_id: str,
+    facts: Sequence[Fact],
+    reported: Sequence[tuple[str, Fact]],
+    docs_site: Path | None = None,
+) -> list[ValidationResult]:
+    """Run the suites of audited filings (``audited``) on one filing's XBRL figures against
+    the releases' ``reported`` figures (document, fact) of the same periods."""
+    specs = [s for s in runner.suite_specs() if s.meta.get(AUDITED_FILING)]
+    context = Context(
+        document_id=document_id, reported=tuple(Sourced(d, fact=f) for d, f in reported)
+    )
+    checks = builders.identity_checks(facts, specs, context)
+    frames = {builders.CHECKS_FRAME: checks.frame}
+    names = tuple(s.name for s in specs)
+    outcomes = runner.run_suites(document_id, frames, docs_site, suites=names)
+    return [describe.check_result(o, checks) for o in outcomes]
 
 
 def _applicable(

@@ -16,6 +16,7 @@ class SourceName(StrEnum):
     SEC = "sec"  # SEC EDGAR 6-K filings
     HKEX = "hkex"  # HKEXnews announcements
     LOCAL = "local"  # files a person dropped in by hand (``filings ingest``)
+    XBRL = "xbrl"  # SEC XBRL company facts: one document per audited filing (20-F, 10-K, 10-Q)
 
 
 class Status(StrEnum):
@@ -55,6 +56,7 @@ class Origin(StrEnum):
 
     TABLE = "table"  # a statement table
     NARRATIVE = "narrative"  # running text ("RMB4,482.3 million")
+    XBRL = "xbrl"  # SEC XBRL company facts (the audited filing's figures)
 
 
 class Severity(StrEnum):

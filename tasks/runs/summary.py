@@ -38,6 +38,7 @@ class RunSummary:
     data_docs_dir: str = ""  # this run's Data Docs folder validations record for; "" for none
     data_docs: str = ""  # link to that site's index page once built; "" when none was built
     held_for: dict[str, str] = field(default_factory=dict)  # quarantined document -> why
+    audited: list[str] = field(default_factory=list)  # a line per issuer: audited figures
 
     def add_document(
         self,
@@ -56,6 +57,21 @@ class RunSummary:
         if quarantined:
             self.quarantined.append(document_id)
             self.held_for[document_id] = quarantine_reason(checks)
+
+    def add_audit(
+        self,
+        line: str,
+        facts: int,
+        checks: Sequence[ValidationResult],
+        alerts: int,
+        failed: bool = False,
+    ) -> None:
+        """Count one issuer's audited figures (SEC XBRL company facts) and their checks."""
+        self.facts_loaded += facts
+        self.validations_passed += sum(1 for c in checks if c.success)
+        self.validations_failed += sum(1 for c in checks if not c.success)
+        self.alerts_raised += alerts
+        (self.source_failures if failed else self.audited).append(line)
 
     def record_deliveries(self, report: DeliveryReport) -> None:
         """What alert delivery did, per channel: a failed channel fails the run (its alerts
@@ -87,6 +103,7 @@ class RunSummary:
         lines += [f"handed to ingest run: {run}" for run in self.dispatched]
         if self.elsewhere:
             lines.append(f"processed by another run at the same time: {len(self.elsewhere)}")
+        lines += [f"audited: {line}" for line in self.audited]
         lines += [_held(d, self.held_for.get(d, "")) for d in self.quarantined]
         lines += [f"failed: {d}" for d in self.failed]
         lines += [f"source failed: {s}" for s in self.source_failures]

@@ -45,6 +45,10 @@ class HttpEdgarClient:
         """One Archives file (``headers`` for a conditional request)."""
         return self._http.get(url, headers)
 
+    def company_facts(self, cik: str) -> Response:
+        """Every XBRL fact the company filed (NotFoundError: SEC holds none for the CIK)."""
+        return self._http.get(urls.sec_company_facts(self._data_url, cik))
+
     def latest_feed(self) -> bytes:
         """The "latest filings" Atom feed of 6-Ks (asked once per client, i.e. once per run)."""
         if self._feed is None:
@@ -104,6 +108,15 @@ class EdgarSource:
     def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:
         """One Archives file."""
         return self.client.fetch(url, headers)
+
+    def company_facts(self, cik: str) -> Response:
+        """The issuer's XBRL company facts (one request, through the same client and pacer)."""
+        return self.client.company_facts(cik)
+
+    @property
+    def archives_url(self) -> str:
+        """Where EDGAR's Archives are reached (a filing's folder is named from it)."""
+        return self.client.archives_url
 
 
 def _json(response: Response) -> Mapping[str, Any]:

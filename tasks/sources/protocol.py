@@ -68,6 +68,20 @@ class Watched(Protocol):
         ...
 
 
+@runtime_checkable
+class FactsProvider(Protocol):
+    """A source that also answers an issuer's XBRL company facts (EDGAR)."""
+
+    @property
+    def archives_url(self) -> str:
+        """Where the filings the facts come from are reached."""
+        ...
+
+    def company_facts(self, cik: str) -> Response:
+        """Every XBRL fact the issuer filed, in one answer."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Sources:
     """A run's sources by name, and how long a rate-limit block pauses one."""

@@ -69,6 +69,7 @@ class ReplayArchive:
         """The answer SEC or HKEx would give for this request."""
         routes: list[tuple[str, Callable[[str, dict[str, str], dict[str, str]], Answer]]] = [
             ("/submissions/", self._submissions),
+            ("/api/xbrl/companyfacts/", self._company_facts),
             ("/Archives/edgar/data/", self._archives),
             ("/cgi-bin/browse-edgar", self._atom),
             ("/files/company_tickers.json", self._company_tickers),
@@ -86,6 +87,13 @@ class ReplayArchive:
     def _submissions(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
         name = path.rsplit("/", 1)[-1]
         for found in sorted(self.root.glob(f"{SourceName.SEC}/*/submissions/{name}")):
+            return _json_answer(found.read_bytes())
+        return Answer(404, NO_SUCH_KEY, {"Content-Type": "application/xml"})
+
+    def _company_facts(self, path: str, query: dict[str, str], headers: dict[str, str]) -> Answer:
+        name = path.rsplit("/", 1)[-1]  # CIK##########.json
+        found = self.root / SourceName.SEC / name[3:13] / "companyfacts" / name
+        if found.is_file():
             return _json_answer(found.read_bytes())
         return Answer(404, NO_SUCH_KEY, {"Content-Type": "application/xml"})
 

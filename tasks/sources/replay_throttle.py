@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-SEC_PREFIXES = ("/submissions/", "/Archives/", "/cgi-bin/")
+SEC_PREFIXES = ("/submissions/", "/api/xbrl/", "/Archives/", "/cgi-bin/")
 
 
 class SecThrottle:

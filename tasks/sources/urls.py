@@ -20,6 +20,11 @@ def sec_submissions_page(data_url: str, name: str) -> str:
     return f"{data_url}/submissions/{name}"
 
 
+def sec_company_facts(data_url: str, cik: str) -> str:
+    """Every XBRL fact the company filed (us-gaap, ifrs-full) with accession, form and date."""
+    return f"{data_url}/api/xbrl/companyfacts/CIK{cik.zfill(10)}.json"
+
+
 def sec_filing_folder(archives_url: str, cik: str, accession: str) -> str:
     """The Archives folder of one filing (trailing slash)."""
     return f"{archives_url}/Archives/edgar/data/{_cik_int(cik)}/{accession.replace('-', '')}/"
@@ -101,7 +106,11 @@ def hkex_document(hkex_url: str, file_link: str) -> str:
 
 
 # Where people read a document: its public site, whatever mirror or replay server fetched it.
-PUBLIC_SITES = {"sec": "https://www.sec.gov", "hkex": "https://www1.hkexnews.hk"}
+PUBLIC_SITES = {
+    "sec": "https://www.sec.gov",
+    "xbrl": "https://www.sec.gov",
+    "hkex": "https://www1.hkexnews.hk",
+}
 
 
 def public_document_url(source: str, url: str) -> str:

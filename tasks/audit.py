@@ -1,0 +1,174 @@
+"""Audit stage: SEC XBRL company facts as a second, audited witness of the releases.
+
+Per issuer with a CIK: one ``companyfacts`` request through EDGAR's client (its pacer and
+pause, and the retry policy of every fetch), the body kept in the raw archive, its figures
+stored as facts of their filings (document ``xbrl:<accession>``, origin ``xbrl``; a figure
+already held is not stored again). When the issuer gained figures or documents in this run,
+each filing is validated by the ``audited`` suite against the releases; every release figure
+the audited one contradicts raises one ``restatement`` alert; extraction accuracy is kept
+each time it changes, and a drop raises a ``data_quality`` alert.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, time
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.engine import Engine
+
+from storage import audited as store
+from storage import quality
+from tasks import fetch
+from tasks.alert import store_alerts
+from tasks.core.enums import SourceName
+from tasks.core.errors import ConfigError, NotFoundError
+from tasks.core.records import DocumentRef, Issuer, NewAlert, ValidationResult
+from tasks.core.xbrlrecords import AuditedFiling
+from tasks.delivery.audit_messages import accuracy_alerts, audited_alerts
+from tasks.parsers.companyfacts import parse_company_facts
+from tasks.sources import urls
+from tasks.sources.archive import RawArchive
+from tasks.sources.protocol import FactsProvider, Source, Sources
+from tasks.validate import validate_audited
+
+EASTERN = ZoneInfo("America/New_York")  # EDGAR's filing dates are US-Eastern days
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """What the stage did for one issuer: a line for the run's summary and its counts."""
+
+    line: str
+    facts: int = 0
+    checks: tuple[ValidationResult, ...] = ()
+    alerts: tuple[str, ...] = ()
+    failed: bool = False  # company facts could not be read (the next run asks again)
+
+
+def company_facts(
+    engine: Engine, sources: Sources, archive: RawArchive, issuer: Issuer
+) -> list[AuditedFiling] | None:
+    """The issuer's filings as company facts show them; None when SEC holds none (404)."""
+
+    def question(source: Source) -> bytes:
+        if not isinstance(source, FactsProvider):
+            raise ConfigError(f"source {source.name} does not serve XBRL company facts")
+        response = source.company_facts(issuer.cik)
+        archive.put(response.content, url=response.url, headers=response.headers)
+        return response.content
+
+    try:
+        body = fetch.ask(engine, sources, SourceName.SEC, question)
+    except NotFoundError:
+        return None
+    return parse_company_facts(body, f"CIK{issuer.cik.zfill(10)}.json")
+
+
+company_facts_task = fetch.retried("company facts", company_facts)
+
+
+def audit_issuer(
+    engine: Engine,
+    sources: Sources,
+    archive: RawArchive,
+    issuer: Issuer,
+    processed: bool,
+    docs_site: Path | None = None,
+) -> Audit:
+    """Read, store and check the issuer's audited figures (``processed``: the run loaded
+    documents of the issuer, so every filing is checked again)."""
+    if not issuer.cik:
+        return Audit(f"{issuer.ticker}: no SEC CIK, no audited figures asked; skipped")
+    state = company_facts_task(engine, sources, archive, issuer, return_state=True)
+    if state.is_failed():
+        try:
+            state.result()
+        except Exception as exc:  # noqa: BLE001 - reported in one line, the run goes on
+            return Audit(f"{issuer.ticker} xbrl: {type(exc).__name__}: {exc}", failed=True)
+    filings = state.result()
+    if filings is None:
+        return Audit(f"{issuer.ticker}: no XBRL company facts at SEC (404); skipped")
+    provider = sources[SourceName.SEC]
+    archives = provider.archives_url if isinstance(provider, FactsProvider) else ""
+    added = _store(engine, issuer, filings, archives)
+    checks: list[ValidationResult] = []
+    if processed or any(added.values()):
+        checks = _check(engine, issuer, filings, docs_site)
+    alerts = _alert(engine, issuer.ticker)
+    return Audit(
+        _line(engine, issuer.ticker, len(filings), sum(added.values())),
+        sum(added.values()),
+        tuple(checks),
+        tuple(alerts),
+    )
+
+
+def filing_ref(issuer: Issuer, filing: AuditedFiling, archives_url: str) -> DocumentRef:
+    """The document an audited filing is recorded as (its folder on EDGAR as its URL)."""
+    return DocumentRef(
+        source=SourceName.XBRL,
+        source_id=filing.accession,
+        issuer=issuer.ticker,
+        form=filing.form,
+        title=f"{filing.form} (XBRL company facts)",
+        published_at=datetime.combine(filing.filed, time(), tzinfo=EASTERN),
+        url=urls.sec_filing_folder(archives_url, issuer.cik, filing.accession),
+    )
+
+
+def _store(
+    engine: Engine, issuer: Issuer, filings: list[AuditedFiling], archives: str
+) -> dict[str, int]:
+    added = {}
+    with engine.begin() as conn:
+        now = fetch.utcnow()
+        for filing in filings:
+            ref = filing_ref(issuer, filing, archives)
+            _, added[ref.document_id] = store.store_filing(conn, ref, filing, now)
+    return added
+
+
+def _check(
+    engine: Engine, issuer: Issuer, filings: list[AuditedFiling], docs_site: Path | None
+) -> list[ValidationResult]:
+    """Each filing's figures against the releases, its results stored in place of the last."""
+    results: list[ValidationResult] = []
+    for filing in filings:
+        document_id = f"{SourceName.XBRL}:{filing.accession}"
+        with engine.connect() as conn:
+            ends = [f.period_end for f in filing.facts]
+            reported = store.reported_facts(conn, issuer.ticker, ends)
+        checks = validate_audited(document_id, filing.facts, reported, docs_site)
+        with engine.begin() as conn:
+            quality.store_results(conn, document_id, checks, quarantine=False)
+        results.extend(checks)
+    return results
+
+
+def _alert(engine: Engine, ticker: str) -> list[str]:
+    """Restatement alerts for contradicted figures; keep accuracy, alert a drop."""
+    with engine.connect() as conn:
+        found: list[NewAlert] = audited_alerts(store.comparisons(conn, ticker))
+    with engine.begin() as conn:
+        before = store.kept_accuracy(conn, ticker)
+        now = store.accuracy(conn, ticker)
+        store.keep_accuracy(conn, [a for a in now if before.get(a.statement) != a], fetch.utcnow())
+    found += accuracy_alerts(before, now)
+    return store_alerts(engine, found)
+
+
+def _line(engine: Engine, ticker: str, filings: int, facts: int) -> str:
+    """'QFIN: 2 audited filing(s), 30 new facts; 26 release figures compared: 25 equal, ...'."""
+    with engine.connect() as conn:
+        outcomes = Counter(r.outcome for r in store.comparisons(conn, ticker))
+    compared = sum(outcomes.values())
+    parts = [
+        f"{outcomes[o]} {o.replace('_', ' ')}" for o in ("equal", "within_rounding", "differs")
+    ]
+    return (
+        f"{ticker}: {filings} audited filing(s), {facts} new facts; "
+        f"{compared} release figures compared: {', '.join(parts)}"
+    )
