@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from storage.documents import record_documents
-from storage.facts import upsert_facts
+from storage.facts import stored_facts, upsert_facts
 from storage.mapping import fact_from_row
 from storage.schema import accuracy_measures, documents, facts
 from storage.views import AUDITED_VS_REPORTED, EXTRACTION_ACCURACY
@@ -88,6 +88,20 @@ def reported_facts(conn: Connection, issuer: str, ends: Sequence[date]) -> list[
         .order_by(facts.c.document_id, facts.c.fact_id)
     )
     return [(r.document_id, fact_from_row(r)) for r in conn.execute(stmt)]
+
+
+def held_filings(conn: Connection, issuer: str) -> dict[str, list[Fact]]:
+    """The issuer's audited filings held (document id -> its XBRL figures), oldest first."""
+    d = documents.c
+    ids = conn.execute(
+        select(d.document_id)
+        .where(d.issuer == issuer, d.source == Origin.XBRL.value)
+        .order_by(d.published_at, d.document_id)
+    ).scalars()
+    held: dict[str, list[Fact]] = {doc: [] for doc in ids}
+    for document_id, fact in stored_facts(conn, list(held)):
+        held[document_id].append(fact)
+    return held
 
 
 def accuracy(conn: Connection, issuer: str) -> list[Accuracy]:

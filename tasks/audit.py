@@ -21,14 +21,15 @@ from sqlalchemy.engine import Engine
 
 from storage import audited as store
 from storage import quality
+from storage import source_state as state
 from tasks import fetch
 from tasks.alert import store_alerts
 from tasks.core.enums import SourceName
 from tasks.core.errors import ConfigError, NotFoundError
-from tasks.core.records import DocumentRef, Issuer, NewAlert, ValidationResult
+from tasks.core.records import DocumentRef, Fact, Issuer, NewAlert, ValidationResult
 from tasks.core.xbrlrecords import AuditedFiling
 from tasks.delivery.audit_messages import accuracy_alerts, audited_alerts
-from tasks.parsers.companyfacts import parse_company_facts
+from tasks.parsers.companyfacts import newest_filed, parse_company_facts
 from tasks.sources import urls
 from tasks.sources.archive import RawArchive
 from tasks.sources.protocol import FactsProvider, Source, Sources
@@ -51,7 +52,16 @@ class Audit:
 def company_facts(
     engine: Engine, sources: Sources, archive: RawArchive, issuer: Issuer
 ) -> list[AuditedFiling] | None:
-    """The issuer's filings as company facts show them; None when SEC holds none (404)."""
+    """The issuer's filings as company facts show them; None when SEC holds none (404).
+
+    Asked once, then only when EDGAR's listing shows a 20-F/10-K/10-Q filed after the newest
+    filing the facts held (a no-op run asks nothing more); ``[]`` when there is no need.
+    """
+    with engine.connect() as conn:
+        periodic = state.read_cursor(conn, SourceName.SEC, issuer.ticker).get("periodic", "")
+        seen = state.read_cursor(conn, SourceName.XBRL, issuer.ticker)
+    if seen and (not periodic or periodic <= seen.get("covers", "")):
+        return []
 
     def question(source: Source) -> bytes:
         if not isinstance(source, FactsProvider):
@@ -61,10 +71,15 @@ def company_facts(
         return response.content
 
     try:
-        body = fetch.ask(engine, sources, SourceName.SEC, question)
+        body: bytes | None = fetch.ask(engine, sources, SourceName.SEC, question)
     except NotFoundError:
-        return None
-    return parse_company_facts(body, f"CIK{issuer.cik.zfill(10)}.json")
+        body = None
+    # SEC's facts may lag the listing: a filing they do not hold yet is asked for again
+    newest = newest_filed(body) if body else None
+    covers = periodic if body is None else min(periodic or "9999", str(newest or ""))
+    with engine.begin() as conn:
+        state.write_cursor(conn, SourceName.XBRL, issuer.ticker, {"covers": covers})
+    return None if body is None else parse_company_facts(body, f"CIK{issuer.cik.zfill(10)}.json")
 
 
 company_facts_task = fetch.retried("company facts", company_facts)
@@ -94,16 +109,18 @@ def audit_issuer(
     provider = sources[SourceName.SEC]
     archives = provider.archives_url if isinstance(provider, FactsProvider) else ""
     added = _store(engine, issuer, filings, archives)
+    with engine.connect() as conn:
+        held = store.held_filings(conn, issuer.ticker)
+    if not held:
+        return Audit(f"{issuer.ticker}: no XBRL company facts held; skipped")
     checks: list[ValidationResult] = []
     if processed or any(added.values()):
-        checks = _check(engine, issuer, filings, docs_site)
+        checks = _check(engine, issuer.ticker, held, docs_site)
     alerts = _alert(engine, issuer.ticker)
-    return Audit(
-        _line(engine, issuer.ticker, len(filings), sum(added.values())),
-        sum(added.values()),
-        tuple(checks),
-        tuple(alerts),
-    )
+    asked = f"{len(filings)} audited filing(s) read" if filings else "no new filing listed"
+    facts = sum(added.values())
+    line = _line(engine, issuer.ticker, f"{asked}, {facts} new facts")
+    return Audit(line, facts, tuple(checks), tuple(alerts))
 
 
 def filing_ref(issuer: Issuer, filing: AuditedFiling, archives_url: str) -> DocumentRef:
@@ -132,16 +149,14 @@ def _store(
 
 
 def _check(
-    engine: Engine, issuer: Issuer, filings: list[AuditedFiling], docs_site: Path | None
+    engine: Engine, ticker: str, held: dict[str, list[Fact]], docs_site: Path | None
 ) -> list[ValidationResult]:
-    """Each filing's figures against the releases, its results stored in place of the last."""
+    """Each held filing's figures against the releases, its results replacing the last."""
     results: list[ValidationResult] = []
-    for filing in filings:
-        document_id = f"{SourceName.XBRL}:{filing.accession}"
+    for document_id, figures in held.items():
         with engine.connect() as conn:
-            ends = [f.period_end for f in filing.facts]
-            reported = store.reported_facts(conn, issuer.ticker, ends)
-        checks = validate_audited(document_id, filing.facts, reported, docs_site)
+            reported = store.reported_facts(conn, ticker, [f.period_end for f in figures])
+        checks = validate_audited(document_id, figures, reported, docs_site)
         with engine.begin() as conn:
             quality.store_results(conn, document_id, checks, quarantine=False)
         results.extend(checks)
@@ -160,15 +175,12 @@ def _alert(engine: Engine, ticker: str) -> list[str]:
     return store_alerts(engine, found)
 
 
-def _line(engine: Engine, ticker: str, filings: int, facts: int) -> str:
-    """'QFIN: 2 audited filing(s), 30 new facts; 26 release figures compared: 25 equal, ...'."""
+def _line(engine: Engine, ticker: str, read: str) -> str:
+    """'QFIN: 2 audited filing(s) read, 60 new facts; 66 release figures compared: ...'."""
     with engine.connect() as conn:
         outcomes = Counter(r.outcome for r in store.comparisons(conn, ticker))
     compared = sum(outcomes.values())
     parts = [
         f"{outcomes[o]} {o.replace('_', ' ')}" for o in ("equal", "within_rounding", "differs")
     ]
-    return (
-        f"{ticker}: {filings} audited filing(s), {facts} new facts; "
-        f"{compared} release figures compared: {', '.join(parts)}"
-    )
+    return f"{ticker}: {read}; {compared} release figures compared: {', '.join(parts)}"

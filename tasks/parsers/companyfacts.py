@@ -91,6 +91,19 @@ def parse_company_facts(body: bytes, source: str = "companyfacts.json") -> list[
     return sorted(records, key=lambda r: (r.filed, r.accession))
 
 
+def newest_filed(body: bytes) -> date | None:
+    """The newest filing date of any fact in a companyfacts body (cover facts included)."""
+    data = json.loads(body)
+    dates = [
+        item.get("filed", "")
+        for concepts in (data.get("facts") or {}).values()
+        for concept in concepts.values()
+        for items in (concept.get("units") or {}).values()
+        for item in items
+    ]
+    return date.fromisoformat(max(dates)) if any(dates) else None
+
+
 def reporting_currency(concepts: Mapping[str, Any]) -> str:
     """The currency most of the taxonomy's figures are in (ties: alphabetical)."""
     counts: dict[str, int] = {}

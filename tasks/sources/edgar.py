@@ -20,6 +20,7 @@ from tasks.core.enums import SourceName
 from tasks.core.errors import ParseError
 from tasks.core.fiscal import valid_year_end
 from tasks.core.records import DocumentRef, Issuer, SourceFile
+from tasks.core.xbrlrecords import ANNUAL_FORMS, QUARTERLY_FORMS
 from tasks.sources import urls
 from tasks.sources.http import Response
 from tasks.sources.listing import Listed, Listing, from_iso, iso
@@ -28,6 +29,7 @@ EASTERN = ZoneInfo("America/New_York")
 RESULTS_FORMS = ("6-K", "6-K/A")
 # an 8-K is listed when it reports results of operations (item 2.02), with its EX-99 exhibits
 CURRENT_REPORT, RESULTS_ITEM = "8-K", "2.02"
+_PERIODIC = (*ANNUAL_FORMS, *QUARTERLY_FORMS)
 _COLUMNS = ("accessionNumber", "filingDate", "acceptanceDateTime", "form", "primaryDocument")
 
 
@@ -223,8 +225,12 @@ def list_edgar(
         for row in wanted
     )
     newest = max((r.filing_date for r in rows), default=None)
+    # the newest 20-F/10-K/10-Q: the audit stage asks for XBRL company facts when it moves
+    periodic = max((r.filing_date for r in rows if r.form in _PERIODIC), default=None)
     start = min(since, covered) if covered else since
     cursor_out = {"covered_from": iso(start), "newest": iso(newest)}
+    if periodic:
+        cursor_out["periodic"] = iso(periodic)
     return Listing(items, cursor_out, fiscal_year_end(body))
 
 
