@@ -1,4 +1,4 @@
-"""Views of the audited second witness (contract additions of revision 0011).
+"""Views of the audited second witness (contract additions of revision 0013).
 
 - ``audited_vs_reported``: every figure a release reported (any origin but ``xbrl``, its
   document not quarantined) for a period SEC XBRL company facts also hold, against the audited

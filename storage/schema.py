@@ -356,7 +356,7 @@ refused_rows = Table(
     CheckConstraint("kind IN ('refused', 'unmapped')", name="kind"),
 )
 
-# 0011: extraction accuracy as measured against audited figures (the extraction_accuracy view),
+# 0013: extraction accuracy as measured against audited figures (the extraction_accuracy view),
 # kept each time it changes, so a drop is seen and alerted once.
 accuracy_measures = Table(
     "accuracy_measures",

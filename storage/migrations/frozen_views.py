@@ -753,102 +753,6 @@ VIEWS_0007: Views = {
 }
 
 
-# Revision 0011: audited_vs_reported and extraction_accuracy (SEC XBRL company facts).
-_AUDITED_VS_REPORTED_0011_SQLITE = """
-WITH steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
-xbrl AS (
-    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value,
-           d.source_id AS accession, d.form, f.reported_on, f.document_id,
-           FIRST_VALUE(f.value) OVER (PARTITION BY d.issuer, f.metric, f.period_start,
-                                                   f.period_end, f.basis, f.unit
-                                      ORDER BY f.reported_on DESC, f.document_id DESC) AS latest
-    FROM facts f JOIN documents d ON d.document_id = f.document_id
-    WHERE f.origin = 'xbrl'
-),
-audited AS (
-    SELECT issuer, metric, period_start, period_end, basis, unit, value, accession, form,
-           ROW_NUMBER() OVER (PARTITION BY issuer, metric, period_start, period_end, basis, unit ORDER BY reported_on, document_id) AS rn
-    FROM xbrl WHERE value = latest
-),
-reported AS (
-    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value,
-           f.decimals, f.document_id
-    FROM facts f JOIN documents d ON d.document_id = f.document_id
-    WHERE f.origin <> 'xbrl' AND d.status <> 'quarantined'
-)
-SELECT r.issuer, r.metric, r.period_start, r.period_end, r.unit,
-       r.value AS reported, r.document_id AS reported_document_id,
-       a.value AS audited, a.accession AS audited_accession, a.form AS audited_form,
-       ROUND(r.value - a.value, 6) AS difference,
-       CASE WHEN ABS(ROUND(r.value - a.value, 6)) = 0 THEN 'equal'
-            WHEN ABS(ROUND(r.value - a.value, 6)) <= COALESCE(s.half_unit, 0) THEN 'within_rounding'
-            ELSE 'differs' END AS outcome
-FROM reported r
-JOIN audited a ON a.rn = 1 AND a.issuer = r.issuer AND a.metric = r.metric
- AND a.period_end = r.period_end AND a.period_start IS r.period_start AND a.basis = r.basis AND a.unit = r.unit
-LEFT JOIN steps s ON s.decimals = r.decimals
-"""
-_AUDITED_VS_REPORTED_0011_POSTGRESQL = """
-WITH steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
-xbrl AS (
-    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value,
-           d.source_id AS accession, d.form, f.reported_on, f.document_id,
-           FIRST_VALUE(f.value) OVER (PARTITION BY d.issuer, f.metric, f.period_start,
-                                                   f.period_end, f.basis, f.unit
-                                      ORDER BY f.reported_on DESC, f.document_id DESC) AS latest
-    FROM facts f JOIN documents d ON d.document_id = f.document_id
-    WHERE f.origin = 'xbrl'
-),
-audited AS (
-    SELECT issuer, metric, period_start, period_end, basis, unit, value, accession, form,
-           ROW_NUMBER() OVER (PARTITION BY issuer, metric, period_start, period_end, basis, unit ORDER BY reported_on, document_id) AS rn
-    FROM xbrl WHERE value = latest
-),
-reported AS (
-    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value,
-           f.decimals, f.document_id
-    FROM facts f JOIN documents d ON d.document_id = f.document_id
-    WHERE f.origin <> 'xbrl' AND d.status <> 'quarantined'
-)
-SELECT r.issuer, r.metric, r.period_start, r.period_end, r.unit,
-       r.value AS reported, r.document_id AS reported_document_id,
-       a.value AS audited, a.accession AS audited_accession, a.form AS audited_form,
-       r.value - a.value AS difference,
-       CASE WHEN ABS(r.value - a.value) = 0 THEN 'equal'
-            WHEN ABS(r.value - a.value) <= COALESCE(s.half_unit, 0) THEN 'within_rounding'
-            ELSE 'differs' END AS outcome
-FROM reported r
-JOIN audited a ON a.rn = 1 AND a.issuer = r.issuer AND a.metric = r.metric
- AND a.period_end = r.period_end AND a.period_start IS NOT DISTINCT FROM r.period_start AND a.basis = r.basis AND a.unit = r.unit
-LEFT JOIN steps s ON s.decimals = r.decimals
-"""
-_EXTRACTION_ACCURACY_0011_SQLITE = """
-SELECT v.issuer, m.statement, COUNT(DISTINCT v.period_end) AS periods, COUNT(*) AS compared,
-       SUM(CASE WHEN v.outcome <> 'differs' THEN 1 ELSE 0 END) AS matched, ROUND(SUM(CASE WHEN v.outcome <> 'differs' THEN 1 ELSE 0 END) * 1.0 / COUNT(*), 4) AS share
-FROM audited_vs_reported v JOIN metric_labels m ON m.metric = v.metric
-WHERE v.audited_form IN ('20-F', '20-F/A', '10-K', '10-K/A', '40-F', '40-F/A')
-GROUP BY v.issuer, m.statement
-"""
-_EXTRACTION_ACCURACY_0011_POSTGRESQL = """
-SELECT v.issuer, m.statement, COUNT(DISTINCT v.period_end) AS periods, COUNT(*) AS compared,
-       SUM(CASE WHEN v.outcome <> 'differs' THEN 1 ELSE 0 END) AS matched, ROUND(SUM(CASE WHEN v.outcome <> 'differs' THEN 1 ELSE 0 END) * 1.0 / COUNT(*), 4) AS share
-FROM audited_vs_reported v JOIN metric_labels m ON m.metric = v.metric
-WHERE v.audited_form IN ('20-F', '20-F/A', '10-K', '10-K/A', '40-F', '40-F/A')
-GROUP BY v.issuer, m.statement
-"""
-VIEWS_0011: Views = {
-    **VIEWS_0007,
-    "audited_vs_reported": {
-        "sqlite": _AUDITED_VS_REPORTED_0011_SQLITE,
-        "postgresql": _AUDITED_VS_REPORTED_0011_POSTGRESQL,
-    },
-    "extraction_accuracy": {
-        "sqlite": _EXTRACTION_ACCURACY_0011_SQLITE,
-        "postgresql": _EXTRACTION_ACCURACY_0011_POSTGRESQL,
-    },
-}
-
-
 def create_views(conn: Connection, views: Views) -> None:
     """Create ``views`` in order (each may read the ones before it)."""
     for name, by_dialect in views.items():
@@ -1096,5 +1000,100 @@ VIEWS_0012: Views = {
     "facts_fiscal": {
         "sqlite": _FACTS_FISCAL_0012_SQLITE,
         "postgresql": _FACTS_FISCAL_0012_POSTGRESQL,
+    },
+}
+
+# Revision 0013: audited_vs_reported and extraction_accuracy (SEC XBRL company facts).
+_AUDITED_VS_REPORTED_0013_SQLITE = """
+WITH steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
+xbrl AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value,
+           d.source_id AS accession, d.form, f.reported_on, f.document_id,
+           FIRST_VALUE(f.value) OVER (PARTITION BY d.issuer, f.metric, f.period_start,
+                                                   f.period_end, f.basis, f.unit
+                                      ORDER BY f.reported_on DESC, f.document_id DESC) AS latest
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.origin = 'xbrl'
+),
+audited AS (
+    SELECT issuer, metric, period_start, period_end, basis, unit, value, accession, form,
+           ROW_NUMBER() OVER (PARTITION BY issuer, metric, period_start, period_end, basis, unit ORDER BY reported_on, document_id) AS rn
+    FROM xbrl WHERE value = latest
+),
+reported AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value,
+           f.decimals, f.document_id
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.origin <> 'xbrl' AND d.status <> 'quarantined'
+)
+SELECT r.issuer, r.metric, r.period_start, r.period_end, r.unit,
+       r.value AS reported, r.document_id AS reported_document_id,
+       a.value AS audited, a.accession AS audited_accession, a.form AS audited_form,
+       ROUND(r.value - a.value, 6) AS difference,
+       CASE WHEN ABS(ROUND(r.value - a.value, 6)) = 0 THEN 'equal'
+            WHEN ABS(ROUND(r.value - a.value, 6)) <= COALESCE(s.half_unit, 0) THEN 'within_rounding'
+            ELSE 'differs' END AS outcome
+FROM reported r
+JOIN audited a ON a.rn = 1 AND a.issuer = r.issuer AND a.metric = r.metric
+ AND a.period_end = r.period_end AND a.period_start IS r.period_start AND a.basis = r.basis AND a.unit = r.unit
+LEFT JOIN steps s ON s.decimals = r.decimals
+"""
+_AUDITED_VS_REPORTED_0013_POSTGRESQL = """
+WITH steps(decimals, half_unit) AS (VALUES (-12, 500000000000), (-11, 50000000000), (-10, 5000000000), (-9, 500000000), (-8, 50000000), (-7, 5000000), (-6, 500000), (-5, 50000), (-4, 5000), (-3, 500), (-2, 50), (-1, 5), (0, 0.5), (1, 0.05), (2, 0.005), (3, 0.0005), (4, 0.00005), (5, 0.000005), (6, 0.0000005)),
+xbrl AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value,
+           d.source_id AS accession, d.form, f.reported_on, f.document_id,
+           FIRST_VALUE(f.value) OVER (PARTITION BY d.issuer, f.metric, f.period_start,
+                                                   f.period_end, f.basis, f.unit
+                                      ORDER BY f.reported_on DESC, f.document_id DESC) AS latest
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.origin = 'xbrl'
+),
+audited AS (
+    SELECT issuer, metric, period_start, period_end, basis, unit, value, accession, form,
+           ROW_NUMBER() OVER (PARTITION BY issuer, metric, period_start, period_end, basis, unit ORDER BY reported_on, document_id) AS rn
+    FROM xbrl WHERE value = latest
+),
+reported AS (
+    SELECT d.issuer, f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value,
+           f.decimals, f.document_id
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.origin <> 'xbrl' AND d.status <> 'quarantined'
+)
+SELECT r.issuer, r.metric, r.period_start, r.period_end, r.unit,
+       r.value AS reported, r.document_id AS reported_document_id,
+       a.value AS audited, a.accession AS audited_accession, a.form AS audited_form,
+       r.value - a.value AS difference,
+       CASE WHEN ABS(r.value - a.value) = 0 THEN 'equal'
+            WHEN ABS(r.value - a.value) <= COALESCE(s.half_unit, 0) THEN 'within_rounding'
+            ELSE 'differs' END AS outcome
+FROM reported r
+JOIN audited a ON a.rn = 1 AND a.issuer = r.issuer AND a.metric = r.metric
+ AND a.period_end = r.period_end AND a.period_start IS NOT DISTINCT FROM r.period_start AND a.basis = r.basis AND a.unit = r.unit
+LEFT JOIN steps s ON s.decimals = r.decimals
+"""
+_EXTRACTION_ACCURACY_0013_SQLITE = """
+SELECT v.issuer, m.statement, COUNT(DISTINCT v.period_end) AS periods, COUNT(*) AS compared,
+       SUM(CASE WHEN v.outcome <> 'differs' THEN 1 ELSE 0 END) AS matched, ROUND(SUM(CASE WHEN v.outcome <> 'differs' THEN 1 ELSE 0 END) * 1.0 / COUNT(*), 4) AS share
+FROM audited_vs_reported v JOIN metric_labels m ON m.metric = v.metric
+WHERE v.audited_form IN ('20-F', '20-F/A', '10-K', '10-K/A', '40-F', '40-F/A')
+GROUP BY v.issuer, m.statement
+"""
+_EXTRACTION_ACCURACY_0013_POSTGRESQL = """
+SELECT v.issuer, m.statement, COUNT(DISTINCT v.period_end) AS periods, COUNT(*) AS compared,
+       SUM(CASE WHEN v.outcome <> 'differs' THEN 1 ELSE 0 END) AS matched, ROUND(SUM(CASE WHEN v.outcome <> 'differs' THEN 1 ELSE 0 END) * 1.0 / COUNT(*), 4) AS share
+FROM audited_vs_reported v JOIN metric_labels m ON m.metric = v.metric
+WHERE v.audited_form IN ('20-F', '20-F/A', '10-K', '10-K/A', '40-F', '40-F/A')
+GROUP BY v.issuer, m.statement
+"""
+VIEWS_0013: Views = {
+    **VIEWS_0012,
+    "audited_vs_reported": {
+        "sqlite": _AUDITED_VS_REPORTED_0013_SQLITE,
+        "postgresql": _AUDITED_VS_REPORTED_0013_POSTGRESQL,
+    },
+    "extraction_accuracy": {
+        "sqlite": _EXTRACTION_ACCURACY_0013_SQLITE,
+        "postgresql": _EXTRACTION_ACCURACY_0013_POSTGRESQL,
     },
 }

@@ -4,8 +4,8 @@ extraction_accuracy (SEC XBRL company facts against the releases).
 XBRL figures are facts like any other (origin ``xbrl``, one document per filing), so no
 existing table changes; only a new table and two new views.
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0013
+Revises: 0012
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from storage.migrations.frozen_views import VIEWS_0011, create_views, drop_views
+from storage.migrations.frozen_views import VIEWS_0013, create_views, drop_views
 from storage.types import UtcDateTime
 
-revision: str = "0011"
-down_revision: str | None = "0010"
+revision: str = "0013"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_NEW = {name: VIEWS_0011[name] for name in ("audited_vs_reported", "extraction_accuracy")}
+_NEW = {name: VIEWS_0013[name] for name in ("audited_vs_reported", "extraction_accuracy")}
 
 
 def upgrade() -> None:
