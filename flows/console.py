@@ -15,6 +15,7 @@ from rich.text import Text
 
 from flows import progress
 from tasks.core.readouts import GuidanceRow, WarehouseStatus
+from tasks.core.xbrlrecords import Accuracy
 from tasks.runs.guidance_report import display_unit, metric_label, quarter_label
 
 
@@ -98,7 +99,20 @@ def status_tables(state: WarehouseStatus) -> list[Table]:
     for a in state.undelivered:
         head = f"{a.alert_id}  {a.created_at:%Y-%m-%d %H:%M}  {a.kind}  {a.issuer}"
         alerts.add_row(Group(Text(head), Padding(Text(a.subject), (0, 0, 0, 4))))
-    return [runs, docs, alerts]
+    return [runs, docs, alerts, *accuracy_table(state.accuracy)]
+
+
+def accuracy_table(measures: Sequence[Accuracy]) -> list[Table]:
+    """Per issuer, the audited annual figures its releases match (none: no table)."""
+    if not measures:
+        return []
+    table = _table("Extraction accuracy (audited annual figures the releases match)")
+    table.add_column("issuer", no_wrap=True)
+    table.add_column("statement: matched / compared", overflow="fold")
+    for issuer, group in groupby(measures, key=lambda a: a.issuer):
+        parts = [f"{a.statement} {a.matched}/{a.compared} ({a.share * 100:.1f}%)" for a in group]
+        table.add_row(issuer, ", ".join(parts))
+    return [table]
 
 
 def _table(title: str) -> Table:

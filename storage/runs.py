@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
+from storage.audited import all_accuracy
 from storage.schema import alert_events, documents, runs, validation_results
 from storage.sql import utcnow
 from storage.views import ALERTS
@@ -156,6 +157,7 @@ def warehouse_status(conn: Connection, last: int = 10) -> WarehouseStatus:
         runs=tuple(_run_record(r) for r in recent),
         documents_by_status={str(s): int(n) for s, n in by_status},
         undelivered=tuple(_alert_line(r) for r in undelivered),
+        accuracy=tuple(all_accuracy(conn)),
     )
 
 

@@ -23,6 +23,7 @@ from tasks.core.enums import (
     VersusGuidance,
 )
 from tasks.core.records import Issuer
+from tasks.core.xbrlrecords import Accuracy
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ class WarehouseStatus:
     runs: tuple[RunRecord, ...]
     documents_by_status: dict[str, int]
     undelivered: tuple[AlertLine, ...]
+    accuracy: tuple[Accuracy, ...] = ()  # extraction accuracy against audited figures
 
 
 @dataclass(frozen=True, slots=True)

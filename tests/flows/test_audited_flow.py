@@ -5,8 +5,10 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from rich.console import Console
 from sqlalchemy import select, update
 
+from flows.console import accuracy_table
 from flows.ingest import ingest
 from storage import db
 from storage.db import table_counts
@@ -15,6 +17,7 @@ from storage.views import AUDITED_VS_REPORTED, EXTRACTION_ACCURACY
 from tasks import audit
 from tasks.config import wiring
 from tasks.config.settings import load_settings
+from tasks.runs.bookkeeping import warehouse_status
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 FY2023_20F = "0001104659-24-051187"
@@ -81,6 +84,15 @@ def test_first_run_reconciles_qfin_and_raises_one_restatement(env, replay):
     # FY2022-FY2024: 8 income lines in 4 releases' year columns, 2 of them the wrong FY2023
     assert (accuracy["income"].compared, accuracy["income"].matched) == (32, 30)
     assert (accuracy["cash_flow"].compared, accuracy["cash_flow"].matched) == (4, 4)
+    # filings status prints it
+    engine = db.make_engine(env)
+    console = Console(record=True, width=80)
+    for table in accuracy_table(warehouse_status(engine).accuracy):
+        console.print(table)
+    engine.dispose()
+    assert "QFIN    balance 30/30 (100.0%), cash_flow 4/4 (100.0%), income 30/32 (93.8%)" in (
+        console.export_text()
+    )
 
 
 def test_a_rerun_adds_nothing(env):
