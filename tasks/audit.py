@@ -74,12 +74,14 @@ def company_facts(
         body: bytes | None = fetch.ask(engine, sources, SourceName.SEC, question)
     except NotFoundError:
         body = None
+    # read before the cursor moves: a body that cannot be read is asked for again next run
+    filings = parse_company_facts(body, f"CIK{issuer.cik.zfill(10)}.json") if body else None
     # SEC's facts may lag the listing: a filing they do not hold yet is asked for again
     newest = newest_filed(body) if body else None
     covers = periodic if body is None else min(periodic or "9999", str(newest or ""))
     with engine.begin() as conn:
         state.write_cursor(conn, SourceName.XBRL, issuer.ticker, {"covers": covers})
-    return None if body is None else parse_company_facts(body, f"CIK{issuer.cik.zfill(10)}.json")
+    return filings
 
 
 company_facts_task = fetch.retried("company facts", company_facts)

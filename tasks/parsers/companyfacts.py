@@ -94,14 +94,21 @@ def parse_company_facts(body: bytes, source: str = "companyfacts.json") -> list[
 def newest_filed(body: bytes) -> date | None:
     """The newest filing date of any fact in a companyfacts body (cover facts included)."""
     data = json.loads(body)
+    facts = data.get("facts") if isinstance(data, Mapping) else None
     dates = [
-        item.get("filed", "")
-        for concepts in (data.get("facts") or {}).values()
+        str(item.get("filed", ""))
+        for concepts in (facts.values() if isinstance(facts, Mapping) else ())
+        if isinstance(concepts, Mapping)
         for concept in concepts.values()
+        if isinstance(concept, Mapping)
         for items in (concept.get("units") or {}).values()
         for item in items
+        if isinstance(item, Mapping)
     ]
-    return date.fromisoformat(max(dates)) if any(dates) else None
+    try:
+        return date.fromisoformat(max(dates)) if any(dates) else None
+    except ValueError:
+        raise ParseError("company facts carry an unreadable filing date") from None
 
 
 def reporting_currency(concepts: Mapping[str, Any]) -> str:

@@ -11,7 +11,12 @@ import pytest
 from tasks.core.enums import Basis, Origin
 from tasks.core.errors import ParseError
 from tasks.core.xbrlrecords import AuditedFiling
-from tasks.parsers.companyfacts import concept_map, parse_company_facts, reporting_currency
+from tasks.parsers.companyfacts import (
+    concept_map,
+    newest_filed,
+    parse_company_facts,
+    reporting_currency,
+)
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "reference" / "sec"
 LPA = REF / "sec_companyfacts_CIK0001997711_lpa_20f_ifrs.json"
@@ -117,3 +122,8 @@ def test_a_body_without_facts_is_a_parse_error():
         parse_company_facts(b'{"cik": 1}')
     with pytest.raises(ParseError, match="not valid JSON"):
         parse_company_facts(b"<html>")
+
+
+def test_newest_filing_date_counts_cover_facts():
+    # LPA's 20-F/A of 2025-04-07 holds only a dei cover fact: still the newest filing
+    assert newest_filed(LPA.read_bytes()) == date(2025, 4, 7)
