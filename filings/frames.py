@@ -32,6 +32,8 @@ EXPORTED = (
     "line_items",
     "metric_labels",
     "alerts",
+    "audited_vs_reported",
+    "extraction_accuracy",
 )
 FORMATS = ("csv", "parquet")
 

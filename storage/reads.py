@@ -24,6 +24,8 @@ READABLE: dict[str, Table] = {
     "line_items": views.LINE_ITEMS,
     "metric_labels": views.METRIC_LABELS,
     "alerts": views.ALERTS,
+    "audited_vs_reported": views.AUDITED_VS_REPORTED,
+    "extraction_accuracy": views.EXTRACTION_ACCURACY,
 }
 
 
