@@ -115,8 +115,7 @@ def ask(engine: Engine, sources: Sources, source: str, question: Callable[[Sourc
     try:
         return question(chosen)
     except RateLimitedError as exc:
-        _pause(engine, chosen.name, exc, now, sources.pause_minutes)
-        raise
+        raise _pause(engine, chosen.name, exc, now, sources) from None
 
 
 def watch(
