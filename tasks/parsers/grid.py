@@ -76,10 +76,13 @@ def align(
 
 def _aligned(figures: list[Span]) -> list[Span]:
     """Laid-out text: the figures whose right edge at least two others share (right-aligned
-    columns); a figure a long label pushed off its column makes none. All when none is."""
+    columns), and those clear of all of them; a figure a long label pushed into another
+    column makes none. All when no edge is shared."""
     ends = Counter(end for _, end in figures)
     kept = [f for f in figures if ends[f[1]] >= _ALIGNED]
-    return kept or figures
+    # a figure clear of every aligned column is a column of its own (a note reference "8")
+    clear = [f for f in figures if not any(f[0] <= k[1] and k[0] <= f[1] for k in kept)]
+    return sorted(kept + clear) if kept else figures
 
 
 def _in_order(row: list[Placed], count: int) -> list[str] | None:

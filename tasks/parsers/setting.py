@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from tasks.parsers.tablemeta import (
+    CONTINUED,
     PERIOD_TITLE_RE,
     currencies_in,
     header_text,
@@ -59,7 +60,7 @@ def read_setting(
     periods = [ln for ln in near if len(ln) <= 80 and PERIOD_TITLE_RE.match(ln)]
     scale = scale_of(context)
     period_title = periods[-1] if periods else ""
-    if (continues or "continued" in title.lower()) and previous.what == what:
+    if (continues or CONTINUED.search(title)) and previous.what == what:
         scale = scale if scale is not None else previous.scale
         period_title = period_title or previous.period_title
     currency = next(iter(currencies_in(" ".join(near) + " " + _symbols(table))), "")

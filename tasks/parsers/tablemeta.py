@@ -59,7 +59,11 @@ _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
 _ZH_TITLE_CHARS = 30
 _SENTENCE_BREAK = re.compile(r"[a-z)]\. [A-Z]")  # "... financial measures. For more ..."
 # what may stand between two pages of one statement: a page number, a "continued" line
-_BETWEEN_PAGES = re.compile(r"[-– ]*(?:page )?\d{1,3}[-– ]*|\(?continued\)?", re.IGNORECASE)
+_BETWEEN_PAGES = re.compile(
+    r"[-– ]*(?:page )?\d{1,3}[-– ]*|\(?continued\)?|[（(]?[續续][）)]?", re.IGNORECASE
+)
+# a title that says its statement goes on from the page before: "(continued)", "（續）"
+CONTINUED = re.compile(r"\bcontinued\b|[（(][續续][）)]", re.IGNORECASE)
 _EXCEPT_SHARES = re.compile(
     r"number of (?:ordinary )?shares|except(?: for)? shares?\b|shares? and per share", re.I
 )
@@ -77,16 +81,19 @@ def statement_kind(line: str, header_text: str = "") -> StatementKind | None:
         return StatementKind.IFRS_RECONCILIATION
     if len(line) > 300 or line.rstrip().endswith((".", "。")) or not titled(line):
         return None  # a sentence that mentions a statement is not its title
+    if "IFRS" in line and "GAAP" in line and "non-gaap" not in line.lower():
+        return StatementKind.IFRS_RECONCILIATION  # its columns' heads printed on the title line
     return next((kind for kind, words in _KINDS if words.search(line)), None)
 
 
 def titled(line: str) -> bool:
     """Whether a line can be a title, not a line of running text that names a statement:
-    it does not begin in lower case ("therefore the same as ... statement of profit or loss"),
+    it does not begin in lower case ("therefore the same as ... statement of profit or loss")
+    or inside a quotation ("“Unaudited Reconciliations of GAAP and Non-GAAP Results” set"),
     holds no end of a sentence, and in Chinese it is short (a title is a dozen characters, a
     text line forty)."""
     squeezed = "".join(line.split())
-    if squeezed[:1].islower() or _SENTENCE_BREAK.search(line):
+    if squeezed[:1].islower() or squeezed[:1] in "“”\"‘’'" or _SENTENCE_BREAK.search(line):
         return False
     return not has_han(squeezed) or len(squeezed) <= _ZH_TITLE_CHARS
 
