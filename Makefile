@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum |
 export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: install run test e2e report lint typecheck fixtures bench clean
+.PHONY: install run test e2e report demo-server lint typecheck fixtures bench clean
 
 install: $(STAMP)
 
@@ -39,6 +39,11 @@ e2e: $(STAMP)
 ## data/replay/reports/guidance.png and guidance.html (`filings report` reads the live one).
 report: $(STAMP)
 	$(BIN)/filings report --replay
+
+## The production route offline: a Prefect server and UI, a process worker, the deployments
+## (schedules paused) and the replay archive as SEC and HKEx, until Ctrl-C.
+demo-server: $(STAMP)
+	PREFECT_HOME=$(CURDIR)/data/prefect $(BIN)/filings demo-server
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

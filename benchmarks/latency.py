@@ -193,6 +193,8 @@ def main(argv: list[str] | None = None) -> None:
             deploy = ["--no-prompt", "deploy", "--prefect-file", "deploy/prefect.yaml"]
             for name in DEPLOYMENTS:
                 _prefect(worker_env, *deploy, "--name", name)
+            # deploy/prefect.yaml deploys the fetching schedules paused: enable watch's
+            _prefect(env, "--no-prompt", "deployment", "schedule", "resume", "--all")
             worker = start(
                 [str(BIN / "prefect"), "worker", "start", "--pool", POOL],
                 worker_env,

@@ -220,4 +220,22 @@ def serve(
         require_live_ready(settings)
     preflight.check_settings(settings, replay=source is SourceMode.replay)
     with source_urls(source, settings, children=True):
-        serve_ingest(cron, timezone, port, lambda line: err.print(line, highlight=False))
+        serve_ingest(
+            cron, timezone, port, lambda line: err.print(line, highlight=False, soft_wrap=True)
+        )
+
+
+@app.command("demo-server")
+@one_line_errors
+def demo_server(
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, help="Port of the Prefect server and UI.")
+    ] = 4200,
+) -> None:
+    """The production route offline: a Prefect server, a worker, the deployments (paused) and
+    the replay source, on this machine, until Ctrl-C."""
+    # deferred: the stack's modules pull in the replay server and the HTTP clients
+    from flows.demo_stack import run_demo_stack
+
+    settings = settings_for(verbose=True)  # a long-running server: its logs are its output
+    run_demo_stack(settings, port, lambda line: err.print(line, highlight=False, soft_wrap=True))

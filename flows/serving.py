@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import functools
 import os
+import shlex
+import shutil
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -96,4 +99,21 @@ def _serve(cron: str, timezone: str, say: Callable[[str], None]) -> None:
     from flows.ingest import ingest
 
     say(f"serving {DEPLOYMENT_NAME}: {cron} ({timezone}); Ctrl-C stops")
-    ingest.serve(name=DEPLOYMENT_NAME, schedules=[Cron(cron, timezone=timezone)])
+    # Prefect's own message suggests `prefect deployment run ...`, which fails from another
+    # shell without PREFECT_API_URL: say it with the server it needs
+    api = os.environ.get("PREFECT_API_URL", "")
+    say("run it now from another shell:")
+    say(f"  PREFECT_API_URL={api} {prefect_command()} deployment run 'ingest/{DEPLOYMENT_NAME}'")
+    ingest.serve(
+        name=DEPLOYMENT_NAME,
+        schedules=[Cron(cron, timezone=timezone)],
+        print_starting_message=False,
+    )
+
+
+def prefect_command() -> str:
+    """``prefect`` as another shell finds it: the bare name when it is on PATH, else its path."""
+    ours = Path(sys.executable).with_name("prefect")
+    found = shutil.which("prefect")
+    same = found is not None and Path(found).resolve() == ours.resolve()
+    return "prefect" if same else shlex.quote(str(ours))

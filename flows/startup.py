@@ -50,6 +50,11 @@ def prefect_env(prefect_home: Path, verbose: bool) -> None:
     Path(os.environ["PREFECT_HOME"]).expanduser().mkdir(parents=True, exist_ok=True)
 
 
+def prefect_home() -> Path:
+    """Prefect's home folder (its database and the local server's and worker's logs)."""
+    return Path(os.environ.get("PREFECT_HOME", ".")).expanduser()
+
+
 def startup_timeout() -> int:
     """Seconds to wait for the ephemeral API server, from the setting (default 90)."""
     raw = os.environ.get(_TIMEOUT_SETTING, "")
@@ -181,7 +186,7 @@ def local_server(port: int, say: Callable[[str], None]) -> Iterator[str]:
     prefect = Path(sys.executable).with_name("prefect")
     command = [str(prefect), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
     say(f"starting a local Prefect server for the schedule: UI at http://127.0.0.1:{port}")
-    log = Path(os.environ.get("PREFECT_HOME", ".")).expanduser() / "server.log"
+    log = prefect_home() / "server.log"
     with log.open("w", encoding="utf-8") as out:
         # the server dies with this process, even if it is killed with -9
         process = subprocess.Popen(

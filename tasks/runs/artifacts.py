@@ -55,9 +55,19 @@ def run_markdown(title: str, summary: RunSummary, activity: RunActivity) -> str:
     lines += _section("Alerts", [f"`{a.alert_id}` {a.kind}: {a.subject}" for a in activity.alerts])
     lines += _section("Failed documents", summary.failed)
     lines += _section("Source failures", summary.source_failures)
-    if summary.data_docs:
-        lines += ["", f"**Data Docs:** [open this run's validation results]({summary.data_docs})"]
+    lines += _docs_line(summary.data_docs)
     return "\n".join(lines) + "\n"
+
+
+def _docs_line(link: str) -> list[str]:
+    """The Data Docs link, over http only: the UI cannot open a ``file://`` one, so a site not
+    served says where it is and which setting links it."""
+    if link.startswith(("http://", "https://")):
+        return ["", f"**Data Docs:** [open this run's validation results]({link})"]
+    if link:
+        where = f"**Data Docs:** built on the worker at `{link}` (not served: set "
+        return ["", where + "FILINGS_DATA_DOCS_URL to where that folder is published to link it)"]
+    return []
 
 
 def _section(title: str, items: Sequence[str]) -> list[str]:

@@ -56,14 +56,15 @@ CASES = [
     ("issuers add BKE --hkex 99999 --source replay", {}, "99999 is not in HKEx's active"),
     ("issuers add BKE", {}, "FILINGS_SEC_USER_AGENT"),
     ("issuers list", {"FILINGS_ISSUERS_FILE": "missing.toml"}, "FILINGS_ISSUERS_FILE"),
+    ("demo-server --port 70000", {}, "--port"),
 ]
 
 
 def _commands_in_readme() -> set[str]:
     pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
     text = "\n".join(page.read_text(encoding="utf-8") for page in pages)
-    return set(re.findall(r"`filings ([a-z]+)", text)) | set(
-        re.findall(r"^filings ([a-z]+)", text, re.M)
+    return set(re.findall(r"`filings ([a-z][a-z-]*)", text)) | set(
+        re.findall(r"^filings ([a-z][a-z-]*)", text, re.M)
     )
 
 

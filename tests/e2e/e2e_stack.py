@@ -91,13 +91,18 @@ def deployment_runs(client: Any, deployment: str, state: str | None = None, name
 
 
 def scheduled_then_paused(api_url: str, deployments: tuple[str, ...]) -> dict[str, list[Any]]:
-    """Wait for the server's scheduler to plan runs of each cron deployment, then pause them.
+    """Enable each cron deployment's schedules (deployed paused, as deploy/prefect.yaml says),
+    wait for the server's scheduler to plan runs of it, then pause it again.
 
     Pausing keeps scheduled runs from competing with the test's own runs for the worker.
     """
     planned: dict[str, list[Any]] = {}
     with client_for(api_url) as client:
         for name in deployments:
+            found = client.read_deployment_by_name(f"ingest/{name}")
+            assert found.schedules and not any(s.active for s in found.schedules), name
+            for schedule in found.schedules:
+                client.update_deployment_schedule(found.id, schedule.id, active=True)
             planned[name] = wait_for(
                 lambda n=name: (
                     deployment_runs(client, n, "Scheduled")

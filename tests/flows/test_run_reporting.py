@@ -57,9 +57,11 @@ def test_a_run_publishes_artifacts_under_stable_keys_and_records_itself(env):
     assert f"| documents ingested | {summary.ingested} |" in markdown
     assert f"| facts loaded | {summary.facts_loaded} |" in markdown
     assert "`sec:0001104659-24-088431` (loaded)" in markdown
-    # The run's own Data Docs site, still valid after later runs, is linked from the artifact.
-    assert summary.data_docs.endswith("/index.html")
-    assert f"**Data Docs:** [open this run's validation results]({summary.data_docs})" in markdown
+    # The run's own Data Docs site, still valid after later runs: not served over http here,
+    # so the artifact names it and the setting that links it (the UI opens no file:// link).
+    assert summary.data_docs.startswith("file://") and summary.data_docs.endswith("/index.html")
+    assert f"built on the worker at `{summary.data_docs}`" in markdown
+    assert "set FILINGS_DATA_DOCS_URL" in markdown and "](file://" not in markdown
     # The flow run's own artifacts (its page in the UI shows them), not a task's.
     assert all(a.task_run_id is None for a in found.values())
     table = found["ingest-guidance-vs-actual"]
