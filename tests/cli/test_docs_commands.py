@@ -133,7 +133,7 @@ def test_readme_is_a_first_screen():
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
+def demo(tmp_path_factory):  # a real demo run: minutes on a loaded machine (marks below)
     """A fresh folder after the demo run (``make run``)."""
     from cli_helpers import clean_env
 
@@ -141,11 +141,12 @@ def demo(tmp_path_factory):
     work = home / "work"
     work.mkdir()
     env = clean_env(home)
-    result = filings(["run", "--source", "replay"], work, env, timeout=400)
+    result = filings(["run", "--source", "replay"], work, env, timeout=800)
     assert result.returncode == 0, (result.stdout, result.stderr)
     return work, env
 
 
+@pytest.mark.timeout(900)
 def test_read_only_documented_commands_run_after_the_demo(demo):
     work, env = demo
     ran = []
@@ -161,6 +162,7 @@ def test_read_only_documented_commands_run_after_the_demo(demo):
     assert {("status",), ("report",), ("export",)} <= set(ran), ran
 
 
+@pytest.mark.timeout(900)
 def test_make_report_after_the_demo_writes_the_chart(demo):
     work, env = demo
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
@@ -172,6 +174,7 @@ def test_make_report_after_the_demo_writes_the_chart(demo):
     assert "data/replay/reports/guidance.png" in makefile + (ROOT / "README.md").read_text()
 
 
+@pytest.mark.timeout(900)
 def test_documented_queries_run_on_the_demo_warehouse(demo):
     work, _ = demo
     queries = []
@@ -186,6 +189,7 @@ def test_documented_queries_run_on_the_demo_warehouse(demo):
             assert rows, f"{page}: no rows from {sql}"
 
 
+@pytest.mark.timeout(900)
 def test_readme_python_runs_on_the_demo_warehouse(demo):
     work, env = demo
     text = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -57,6 +57,8 @@ CASES = [
     ("issuers add BKE", {}, "FILINGS_SEC_USER_AGENT"),
     ("issuers list", {"FILINGS_ISSUERS_FILE": "missing.toml"}, "FILINGS_ISSUERS_FILE"),
     ("demo-server --port 70000", {}, "--port"),
+    ("alerts resend", {}, "--in-doubt"),
+    ("upgrade", {"FILINGS_DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none"}, "port 9"),
 ]
 
 
