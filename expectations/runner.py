@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,8 +110,62 @@ def run_suites(
             runtime.pending_docs.setdefault(docs_site.resolve(), []).extend(results)
         else:
             _forget(runtime, results)
-    outcomes = [outcome for result in results.values() for outcome in _outcomes(result)]
-    keys = [(s.name, e["meta"]["name"]) for s in runtime.specs for e in s.expectations]
+    return _in_order([outcome for result in results.values() for outcome in _outcomes(result)])
+
+
+def run_batch(
+    run_names: Sequence[str],
+    frames: Sequence[Mapping[str, pd.DataFrame]],
+    docs_site: Path | None = None,
+    suites: tuple[str, ...] = (),
+) -> list[list[Outcome]]:
+    """Run every suite (or only ``suites``) on many documents' frames; each document's
+    outcomes, in order.
+
+    The check-frame suites run once on the documents' check rows together (one batch: GX's
+    cost is mostly per suite run, not per row), and each expectation's outcome is split back
+    per document from the failing rows' indices: a document fails only on its own rows. The
+    facts frame is run per document: its uniqueness and column-set expectations are about one
+    document's table, which rows of other documents would change.
+    """
+    # deferred heavy import: GX costs seconds (see the module docstring)
+    import pandas as pd
+
+    if not run_names:
+        return []
+    checks = [f[CHECKS_FRAME] for f in frames if CHECKS_FRAME in f]
+    if len(run_names) == 1 or len(checks) != len(run_names):
+        return [run_suites(n, f, docs_site, suites) for n, f in zip(run_names, frames, strict=True)]
+    bounds, start = [], 0
+    for frame in checks:
+        bounds.append((start, start + len(frame)))
+        start += len(frame)
+    batch = pd.concat(checks, ignore_index=True)
+    name = f"{run_names[0]} and {len(run_names) - 1} more"
+    together = run_suites(name, {CHECKS_FRAME: batch}, docs_site, suites)
+    alone = [{k: v for k, v in f.items() if k != CHECKS_FRAME} for f in frames]
+    return [
+        _in_order([*run_suites(n, f, docs_site, suites), *(_share(o, lo, hi) for o in together)])
+        for n, f, (lo, hi) in zip(run_names, alone, bounds, strict=True)
+    ]
+
+
+def _share(outcome: Outcome, low: int, high: int) -> Outcome:
+    """A batch's outcome as one document's: its rows ``low``..``high`` of the batch frame."""
+    if outcome.success:
+        return replace(outcome, result={})
+    if outcome.exception or "unexpected_index_list" not in outcome.result:
+        return outcome  # no rows judged one by one: it stands for every document
+    failing = [int(i) for i in outcome.result["unexpected_index_list"]]
+    own = [i - low for i in failing if low <= i < high]
+    return replace(outcome, success=not own, result={"unexpected_index_list": own})
+
+
+def _in_order(outcomes: list[Outcome]) -> list[Outcome]:
+    """Outcomes in the suites' own order (suite files, then expectations as written)."""
+    with _LOCK:
+        specs = _runtime().specs
+    keys = [(s.name, e["meta"]["name"]) for s in specs for e in s.expectations]
     order = {key: i for i, key in enumerate(keys)}
     return sorted(outcomes, key=lambda o: order.get((o.suite, o.name), len(order)))
 

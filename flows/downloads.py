@@ -6,8 +6,9 @@ archive, as fast as the sources allow, whatever extraction and validation (CPU, 
 at a time in the flow's thread) do meanwhile; SEC's pacer keeps every request of every process
 within the fair-access limit. A download keeps only its files' records (the bytes stay in the
 archive), so a backfill's fetch stage may run far ahead. The flow gets the documents in the
-run's order as their downloads end, and renews each claim before processing it: a document
-another run claimed first, or took over meanwhile, is left to it.
+run's order as their downloads end, in batches of one document per issuer (validated together,
+``flows.processing``), and renews each claim before processing it: a document another run
+claimed first, or took over meanwhile, is left to it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from prefect.futures import PrefectFuture
+from prefect.futures import PrefectFuture, PrefectWrappedFuture
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
@@ -42,9 +43,12 @@ def claimed_downloads(
     worker: str,
     force: bool,
     elsewhere: list[str],
-) -> Iterator[tuple[Issuer, str, State[Any]]]:
-    """The documents this run holds, in order, each with its download's final state; the ones
-    another run holds are added to ``elsewhere``."""
+    size: int = 1,
+) -> Iterator[list[tuple[Issuer, str, State[Any]]]]:
+    """The documents this run holds, in order, each with its download's final state, in
+    batches: the next document, then those after it whose downloads are done too, up to
+    ``size`` and one per issuer (an issuer's next document waits for the batch after). The
+    ones another run holds are added to ``elsewhere``."""
     ready: queue.Queue[_Item | BaseException | None] = queue.Queue()
     stop = threading.Event()
     stage = _Stage(engine, clients, archive, todo, worker, force, elsewhere)
@@ -53,18 +57,51 @@ def claimed_downloads(
     thread = threading.Thread(target=context.run, args=(_drive, stage, ready, stop), daemon=True)
     thread.start()
     try:
-        while (item := ready.get()) is not None:
-            if isinstance(item, BaseException):
-                raise item
-            issuer, doc, future = item
-            future.wait()  # its files are archived, or it failed after its retries
-            if load.claim(engine, doc, worker, force):  # renewed: still this run's
-                yield issuer, doc, future.state
-            else:
-                elsewhere.append(doc)
+        held: deque[_Item] = deque()  # taken from the queue, not yet in a batch
+        while batch := _next_batch(ready, held, size):
+            claimed = []
+            for issuer, doc, future in batch:
+                if load.claim(engine, doc, worker, force):  # renewed: still this run's
+                    claimed.append((issuer, doc, future.state))
+                else:
+                    elsewhere.append(doc)
+            if claimed:
+                yield claimed
     finally:
         stop.set()  # an early end (an error, a cancelled run): claim and download no more
         thread.join(timeout=60)
+
+
+def _next_batch(
+    ready: queue.Queue[_Item | BaseException | None], held: deque[_Item], size: int
+) -> list[_Item]:
+    """Waits for the next document's download; adds the following ones already downloaded."""
+    batch: list[_Item] = []
+    while len(batch) < size:
+        if not held:
+            try:
+                item = ready.get(block=not batch)
+            except queue.Empty:
+                break
+            if isinstance(item, BaseException):
+                raise item
+            if item is None:
+                ready.put(None)  # the end: every later call sees it too
+                break
+            held.append(item)
+        issuer, _, future = held[0]
+        if batch and (not _done(future) or any(i is issuer for i, _, _ in batch)):
+            break
+        future.wait()  # its files are archived, or it failed after its retries
+        batch.append(held.popleft())
+    return batch
+
+
+def _done(future: PrefectFuture[Any]) -> bool:
+    # the task runner's own future answers without asking the API for the task run's state
+    if isinstance(future, PrefectWrappedFuture):
+        return bool(future.wrapped_future.done())
+    return future.state.is_final()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,16 +19,16 @@ from prefect.futures import PrefectFuture
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
-from flows import downloads, progress
+from flows import downloads, processing, progress
 from flows.failures import on_run_failed
-from tasks import alert, audit, extract, fetch, load, validate
+from tasks import alert, audit, extract, fetch, load
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
 from tasks.config.settings import load_settings
 from tasks.core import workers
-from tasks.core.enums import SourceName, Status
-from tasks.core.errors import PipelineError, RefusedFileError
-from tasks.core.records import Issuer, document_source
+from tasks.core.enums import SourceName
+from tasks.core.errors import PipelineError
+from tasks.core.records import Issuer
 from tasks.delivery.channels import channels_from_settings
 from tasks.runs import bookkeeping, docs_sites
 from tasks.runs.summary import RunSummary
@@ -69,7 +69,8 @@ def ingest(
     todo = [(i, d) for i in chosen for d in fetch.pending(engine, i.ticker, force=force)]
     try:
         reading = extract.Reading(tuple(settings.issuers()), settings.catalog_dir)
-        _process_claimed(engine, clients, archive, summary, todo, worker, force, reading)
+        job = processing.Job(engine, clients, archive, summary, reading)
+        _process_claimed(job, _interleaved(todo), worker, force)
     finally:  # whatever stopped the run, what it claimed is free for the next one
         load.release(engine, None, worker)
     for issuer in chosen:  # extraction told which 6-Ks are results: link them now
@@ -89,26 +90,36 @@ def ingest(
 
 
 def _process_claimed(
-    engine: Engine,
-    clients: Sources,
-    archive: RawArchive,
-    summary: RunSummary,
-    todo: list[tuple[Issuer, str]],
-    worker: str,
-    force: bool,
-    reading: extract.Reading,
+    job: processing.Job, todo: list[tuple[Issuer, str]], worker: str, force: bool
 ) -> None:
-    current = None
+    if todo:
+        issuers = {i.ticker for i, _ in todo}
+        progress.start(len(todo), todo[0][0].ticker if len(issuers) == 1 else "all issuers")
     ahead = downloads.claimed_downloads(
-        engine, clients, archive, todo, worker, force, summary.elsewhere
+        job.engine,
+        job.clients,
+        job.archive,
+        todo,
+        worker,
+        force,
+        job.summary.elsewhere,
+        processing.BATCH,
     )
-    for issuer, document_id, fetched in ahead:
-        if issuer is not current:
-            current = issuer
-            progress.start(sum(1 for i, _ in todo if i is issuer), issuer.ticker)
-        _process(engine, clients, archive, summary, issuer, document_id, fetched, reading)
-        load.release(engine, document_id, worker)
-        progress.advance(document_id)
+    for batch in ahead:
+        processing.process_batch(job, batch)
+        for _, document_id, _ in batch:
+            load.release(job.engine, document_id, worker)
+            progress.advance(document_id)
+
+
+def _interleaved(todo: list[tuple[Issuer, str]]) -> list[tuple[Issuer, str]]:
+    """Each issuer's documents in their order, the issuers taking turns: consecutive documents
+    belong to different issuers, so they can be validated together (flows.processing)."""
+    lanes: dict[str, list[tuple[Issuer, str]]] = {}
+    for issuer, document_id in todo:
+        lanes.setdefault(issuer.ticker, []).append((issuer, document_id))
+    turns = max((len(lane) for lane in lanes.values()), default=0)
+    return [lane[n] for n in range(turns) for lane in lanes.values() if n < len(lane)]
 
 
 def _audit(
@@ -165,60 +176,6 @@ def _record(
     summary.new += len(fetch.record_listing(engine, source, issuer, listing))
 
 
-def _process(
-    engine: Engine,
-    clients: Sources,
-    archive: RawArchive,
-    summary: RunSummary,
-    issuer: Issuer,
-    document_id: str,
-    fetched: State[Any] | None,
-    reading: extract.Reading,
-) -> None:
-    """Extract, validate, load and alert one document; with ``reading.configured``, refuse it
-    unless it names ``issuer`` (a listed document; a hand-dropped file was checked before)."""
-    paused = fetch.pause_reason(engine, document_source(document_id), fetch.utcnow())
-    if paused:  # left pending: the first run after the pause fetches it
-        if not any(paused in failure for failure in summary.source_failures):
-            summary.source_failures.append(f"{issuer.ticker} {paused}")
-        return
-    log = get_run_logger()
-    try:
-        if fetched is None:  # not downloaded ahead: now
-            fetched = fetch.fetch_task(
-                engine, clients, archive, issuer.cik, document_id, return_state=True
-            )
-        files = fetch.archived(archive, fetched.result())  # a failed download raises here
-        log.info("%s: found (%d file(s))", document_id, len(files))
-        extraction = extract.extract_document_task(
-            document_id, files, issuer.ticker, reading.configured, reading.catalog_dir
-        )
-        log.info("%s: extracted %d facts", document_id, len(extraction.facts))
-        if document_source(document_id) is SourceName.LOCAL:  # a person's file: never empty
-            extract.require_content(files[0][0].name, extraction)
-        checks = validate.validate_document_task(
-            engine, document_id, extraction, summary.data_docs_dir, reading.catalog_dir
-        )
-        failed = sum(1 for c in checks if not c.success)
-        log.info("%s: validated, %d passed, %d failed", document_id, len(checks) - failed, failed)
-        counts = load.load_task(engine, document_id, extraction, checks, issuer.ticker)
-        log.info("%s: %s, %d new facts", document_id, counts.status.value, counts.facts_inserted)
-        created = counts.alerts  # raised in the load's transaction: all or nothing
-        log.info("%s: %d alert(s) raised", document_id, len(created))
-    except RefusedFileError as exc:  # not the issuer's, or empty: nothing of it is stored
-        load.refuse(engine, document_id, str(exc))
-        summary.failed.append(str(exc))
-        log.warning("%s", exc)
-        return
-    except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
-        load.mark_failed(engine, document_id, _one_line(exc))
-        summary.failed.append(f"{document_id}: {_one_line(exc)}")
-        log.warning("%s: failed: %s", document_id, _one_line(exc))
-        return
-    quarantined = counts.status is Status.QUARANTINED
-    summary.add_document(document_id, counts.facts_inserted, checks, quarantined, len(created))
-
-
 def build_run_docs(docs_site: Path, keep_days: int, base_url: str = "") -> str:
     """The run's Data Docs link ("" for none), built once: each build re-reads what it shows."""
     # A failed build (logged by Prefect) must not stop alert delivery nor fail the loaded run.
@@ -232,15 +189,8 @@ def _reason(state: State[Any]) -> str:
     try:
         state.result()
     except Exception as exc:  # noqa: BLE001 - we only want its message
-        return _one_line(exc)
+        return processing.one_line(exc)
     return state.message or "failed"
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    line = f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
-    # reported after the task's retries are spent: the next run is the retry
-    return line.replace(", will retry", " (retries spent; the next run tries again)")
 
 
 @flow(name="ingest-local", log_prints=True, on_failure=[on_run_failed], on_crashed=[on_run_failed])
@@ -287,7 +237,7 @@ def _ingest_file(
     try:
         checked = extract.inspect_local_file(path, load_settings().issuers(), ticker, published)
     except (PipelineError, OSError) as exc:
-        summary.failed.append(_one_line(exc) if isinstance(exc, OSError) else str(exc))
+        summary.failed.append(processing.one_line(exc) if isinstance(exc, OSError) else str(exc))
         return
     held = fetch.already_stored(engine, checked)
     if held:
@@ -297,4 +247,5 @@ def _ingest_file(
     document_id = fetch.store_local_file(engine, archive, checked)
     summary.new += 1
     reading = extract.Reading(catalog_dir=load_settings().catalog_dir)
-    _process(engine, clients, archive, summary, checked.issuer, document_id, None, reading)
+    job = processing.Job(engine, clients, archive, summary, reading)
+    processing.process_batch(job, [(checked.issuer, document_id, None)])

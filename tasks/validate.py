@@ -11,7 +11,7 @@ Data Docs sites (one per run, built at its end) are kept by ``tasks.runs.docs_si
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -53,20 +53,49 @@ def validate_facts(
     ``declared`` (issuer-specific: QFIN's revenue components, its ADS ratio...) count only when
     named in ``declared``, the rules the issuer's catalog overlay declares; ``None`` keeps all.
     """
+    return validate_many([Subject(document_id, facts, context, declared)], docs_site)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """One document to validate: its figures, what they are checked against, and the
+    issuer-specific rules that count (``None``: all)."""
+
+    document_id: str
+    facts: Sequence[Fact]
+    context: Context | None = None
+    declared: Collection[str] | None = None
+
+
+def validate_many(
+    subjects: Sequence[Subject], docs_site: Path | None = None
+) -> list[list[ValidationResult]]:
+    """:func:`validate_facts` for many documents in one GX run of the suites
+    (``runner.run_batch``); each document's results come from its own rows only."""
     specs = [s for s in runner.suite_specs() if not s.meta.get(AUDITED_FILING)]
-    facts_df = builders.facts_frame(facts)
-    checks = builders.identity_checks(facts, specs, context)
-    frames = {builders.FACTS_FRAME: facts_df, builders.CHECKS_FRAME: checks.frame}
     check_names = {name for spec in specs for name, _ in spec.checks}
-    results = []
-    names = tuple(s.name for s in specs)
-    for outcome in runner.run_suites(document_id, frames, docs_site, suites=names):
-        if outcome.name in check_names:
-            results.append(describe.check_result(outcome, checks))
-        else:
-            show = describe.show_columns(specs, outcome)
-            results.append(describe.facts_result(outcome, facts_df, show))
-    return results if declared is None else _applicable(results, specs, declared)
+    prepared = []
+    for subject in subjects:
+        facts_df = builders.facts_frame(subject.facts)
+        checks = builders.identity_checks(subject.facts, specs, subject.context)
+        prepared.append((facts_df, checks))
+    frames = [{builders.FACTS_FRAME: f, builders.CHECKS_FRAME: c.frame} for f, c in prepared]
+    names = [s.document_id for s in subjects]
+    suites = tuple(s.name for s in specs)
+    every = []
+    for subject, (facts_df, checks), outcomes in zip(
+        subjects, prepared, runner.run_batch(names, frames, docs_site, suites), strict=True
+    ):
+        results = []
+        for outcome in outcomes:
+            if outcome.name in check_names:
+                results.append(describe.check_result(outcome, checks))
+            else:
+                show = describe.show_columns(specs, outcome)
+                results.append(describe.facts_result(outcome, facts_df, show))
+        declared = subject.declared
+        every.append(results if declared is None else _applicable(results, specs, declared))
+    return every
 
 
 def validate_audited(
@@ -135,11 +164,31 @@ def validate_document(
     run's Data Docs folder the results are recorded for; ``catalog_dir`` the overlays'
     directory (the issuer-specific rules its overlay declares apply).
     """
+    return validate_documents(engine, [(document_id, extraction)], docs_site, catalog_dir)[0]
+
+
+def validate_documents(
+    engine: Engine,
+    extracted: Sequence[tuple[str, Extraction]],
+    docs_site: Path | str = "",
+    catalog_dir: Path | None = None,
+) -> list[list[ValidationResult]]:
+    """:func:`validate_document` for many documents in one GX run. Each is checked against
+    the warehouse as it is now: documents one of them should see stored (an issuer's earlier
+    quarter, the other source's announcement) must be loaded before, not in the same batch."""
+    subjects = [subject(engine, d, e, catalog_dir) for d, e in extracted]
+    return validate_many(subjects, Path(docs_site) if docs_site else None)
+
+
+def subject(
+    engine: Engine, document_id: str, extraction: Extraction, catalog_dir: Path | None = None
+) -> Subject:
+    """What one extracted document is validated on: its facts and narrative twins, the
+    warehouse's context and the rules its issuer declares."""
     context = gather_context(engine, document_id, extraction.facts, extraction)
-    docs = Path(docs_site) if docs_site else None
     facts = extraction.facts + extraction.narrative_twins
     declared = declared_rules(_issuer(engine, document_id), catalog_dir)
-    return validate_facts(document_id, facts, docs_site=docs, context=context, declared=declared)
+    return Subject(document_id, facts, context, declared)
 
 
 def _issuer(engine: Engine, document_id: str) -> str:
@@ -236,5 +285,6 @@ def release_document(
 # GX is deterministic on the same facts: nothing transient to retry.
 validate_task = StageTask(validate_facts, name="validate")
 validate_document_task = StageTask(validate_document, name="validate")
+validate_documents_task = StageTask(validate_documents, name="validate")
 revalidate_task = StageTask(revalidate_document, name="revalidate")
 release_task = StageTask(release_document, name="release")

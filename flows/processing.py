@@ -1,0 +1,151 @@
+"""Claimed, downloaded documents processed a batch at a time: extract -> validate -> load -> alert.
+
+The documents of a batch belong to different issuers. Each is validated against the warehouse
+as it stands, so an issuer's next document waits for the load of the one before it (the
+quarters a full year is checked against, the other source's announcement of the same results);
+documents of different issuers do not see each other. Great Expectations runs once per batch
+(``tasks.validate.validate_documents``), each document's results split back from its own rows;
+each document is then loaded in its own transaction, with its own gate decision. One bad
+document fails alone, with a one-line reason; the rest of the batch goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from prefect import get_run_logger
+from prefect.states import State
+from sqlalchemy.engine import Engine
+
+from tasks import extract, fetch, load, validate
+from tasks.core.enums import SourceName, Status
+from tasks.core.errors import RefusedFileError
+from tasks.core.records import Extraction, Issuer, ValidationResult, document_source
+from tasks.runs.summary import RunSummary
+from tasks.sources.archive import RawArchive
+from tasks.sources.protocol import Sources
+
+# Documents validated in one GX run: its cost is mostly per suite run, so a batch of 16 costs
+# about what 2 documents cost alone (benchmarks/stages.py prints both).
+BATCH = 16
+Claimed = tuple[Issuer, str, State[Any] | None]  # issuer, document, its download (None: not yet)
+_Read = tuple[Issuer, str, Extraction]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What processing works with: the run's warehouse, sources, archive and summary, and how
+    documents are read (configured issuers, catalog overlays)."""
+
+    engine: Engine
+    clients: Sources
+    archive: RawArchive
+    summary: RunSummary
+    reading: extract.Reading
+
+
+def process_batch(job: Job, batch: Sequence[Claimed]) -> None:
+    """Extract, validate, load and alert each document of ``batch`` (distinct issuers)."""
+    if len({issuer.ticker for issuer, _, _ in batch}) != len(batch):
+        raise ValueError("a batch holds one document per issuer")  # each sees the one before
+    read = [item for item in (_extract(job, *claimed) for claimed in batch) if item]
+    for (issuer, document_id, extraction), checks in zip(read, _validate(job, read), strict=True):
+        if checks is not None:
+            _load(job, issuer, document_id, extraction, checks)
+
+
+def _extract(
+    job: Job, issuer: Issuer, document_id: str, fetched: State[Any] | None
+) -> _Read | None:
+    """The document's extraction; None when it is left for later or failed (recorded)."""
+    paused = fetch.pause_reason(job.engine, document_source(document_id), fetch.utcnow())
+    if paused:  # left pending: the first run after the pause fetches it
+        if not any(paused in failure for failure in job.summary.source_failures):
+            job.summary.source_failures.append(f"{issuer.ticker} {paused}")
+        return None
+    log = get_run_logger()
+    try:
+        if fetched is None:  # not downloaded ahead: now
+            fetched = fetch.fetch_task(
+                job.engine, job.clients, job.archive, issuer.cik, document_id, return_state=True
+            )
+        files = fetch.archived(job.archive, fetched.result())  # a failed download raises here
+        log.info("%s: found (%d file(s))", document_id, len(files))
+        reading = job.reading
+        extraction = extract.extract_document_task(
+            document_id, files, issuer.ticker, reading.configured, reading.catalog_dir
+        )
+        log.info("%s: extracted %d facts", document_id, len(extraction.facts))
+        if document_source(document_id) is SourceName.LOCAL:  # a person's file: never empty
+            extract.require_content(files[0][0].name, extraction)
+    except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
+        _failed(job, document_id, exc)
+        return None
+    return issuer, document_id, extraction
+
+
+def _validate(job: Job, read: Sequence[_Read]) -> list[list[ValidationResult] | None]:
+    """Each document's results from one GX run; if the batch fails, each alone, so only the
+    document at fault fails (None: failed, recorded)."""
+    if not read:
+        return []
+    docs, catalog = job.summary.data_docs_dir, job.reading.catalog_dir
+    if len(read) > 1:
+        try:
+            pairs = [(d, e) for _, d, e in read]
+            return list(validate.validate_documents_task(job.engine, pairs, docs, catalog))
+        except Exception:  # noqa: BLE001, S110 - told apart document by document below
+            pass
+    results: list[list[ValidationResult] | None] = []
+    for _, document_id, extraction in read:
+        try:
+            pair = [(document_id, extraction)]
+            results.append(validate.validate_documents_task(job.engine, pair, docs, catalog)[0])
+        except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
+            _failed(job, document_id, exc)
+            results.append(None)
+    return results
+
+
+def _load(
+    job: Job,
+    issuer: Issuer,
+    document_id: str,
+    extraction: Extraction,
+    checks: list[ValidationResult],
+) -> None:
+    log = get_run_logger()
+    failed = sum(1 for c in checks if not c.success)
+    log.info("%s: validated, %d passed, %d failed", document_id, len(checks) - failed, failed)
+    try:
+        counts = load.load_task(job.engine, document_id, extraction, checks, issuer.ticker)
+    except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
+        _failed(job, document_id, exc)
+        return
+    log.info("%s: %s, %d new facts", document_id, counts.status.value, counts.facts_inserted)
+    created = counts.alerts  # raised in the load's transaction: all or nothing
+    log.info("%s: %d alert(s) raised", document_id, len(created))
+    quarantined = counts.status is Status.QUARANTINED
+    job.summary.add_document(document_id, counts.facts_inserted, checks, quarantined, len(created))
+
+
+def _failed(job: Job, document_id: str, exc: Exception) -> None:
+    log = get_run_logger()
+    if isinstance(exc, RefusedFileError):  # not the issuer's, or empty: nothing of it is stored
+        load.refuse(job.engine, document_id, str(exc))
+        job.summary.failed.append(str(exc))
+        log.warning("%s", exc)
+        return
+    load.mark_failed(job.engine, document_id, one_line(exc))
+    job.summary.failed.append(f"{document_id}: {one_line(exc)}")
+    log.warning("%s: failed: %s", document_id, one_line(exc))
+
+
+def one_line(exc: BaseException) -> str:
+    """An error as one line: its type and the first line of its message."""
+    text = str(exc).strip().splitlines()
+    line = f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+    # reported after the task's retries are spent: the next run is the retry
+    return line.replace(", will retry", " (retries spent; the next run tries again)")
