@@ -144,6 +144,16 @@ def peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """A live process's CPU time so far (user + system, its own threads), in seconds; 0 once
+    it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def sliding_max(times: list[float], window: float = 1.0) -> int:
     """The most events in any ``window`` seconds."""
     times = sorted(times)

@@ -12,12 +12,18 @@ Each worker process runs the ``ingest`` flow (a backfill from 2024-01-01) agains
 server, one scratch PostgreSQL warehouse and one raw archive; the replay server (in this
 process, blocking like SEC past 10 requests in a second) serves the universe
 (``tasks.sources.replay_universe``). Workers racing on the same backfill split it by claims.
-``python -m benchmarks.universe --issuers 300 --quarters 8 --workers 1 2 [--minutes M]``
+With ``--warm`` one ingest run downloads and hands its documents to N warm task workers
+(``python -m flows.warm``, FILINGS_WARM_WORKERS=true) instead; ``cpu_s_per_doc`` is then the
+workers' CPU seconds per processed document (their start-up excluded), printed beside the
+documents per minute SEC's pace would allow at the measured requests per document.
+``python -m benchmarks.universe --issuers 300 --quarters 8 --workers 1 2 [--minutes M] [--warm]``
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +32,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from benchmarks.stack import (
+    cpu_seconds,
     peak_rss_mb,
     pipeline_env,
     prefect_server,
@@ -62,16 +69,15 @@ def _run(folder: Path, base_env: dict[str, str], args: argparse.Namespace, worke
     expected = 2 * args.issuers * args.quarters
     with scratch_warehouse(folder) as url, ReplayServer(universe, sec_rate_limit=10) as replay:
         env = pipeline_env(base_env, replay.url, url, folder / "data", universe / "issuers.toml")
+        procs, runs = _start(folder, env, workers, args.warm)
         began = time.monotonic()
-        procs = [
-            start([sys.executable, "-c", WORKER], env, folder / f"worker-{i}.log")
-            for i in range(workers)
-        ]
-        peaks = [0.0] * workers
+        idle = [cpu_seconds(p.pid) for p in procs]  # warm workers' start-up, not their work
+        peaks, used = [0.0] * len(procs), list(idle)
         done: dict[str, int] = {}
-        while any(p.poll() is None for p in procs) and time.monotonic() - began < args.minutes * 60:
+        while any(p.poll() is None for p in runs) and time.monotonic() - began < args.minutes * 60:
             time.sleep(2)
             peaks = [max(m, peak_rss_mb(p.pid)) for m, p in zip(peaks, procs, strict=True)]
+            used = [max(c, cpu_seconds(p.pid)) for c, p in zip(used, procs, strict=True)]
             done = _statuses(url)
         wall = time.monotonic() - began
         for p in procs:
@@ -81,8 +87,14 @@ def _run(folder: Path, base_env: dict[str, str], args: argparse.Namespace, worke
         blocks = replay.throttle.blocks if replay.throttle else 0
     processed = done.get("loaded", 0) + done.get("quarantined", 0) + done.get("failed", 0)
     span = (max(sec) - min(sec)) if len(sec) > 1 else 1.0
+    work = [round(u - i, 1) for u, i in zip(used, idle, strict=True)]
+    per_doc = done.get("downloaded", 0) and len(sec) / done["downloaded"]
     return {
         "workers": workers,
+        "warm": args.warm,
+        "cpu_s_by_process": work,  # warm: the ingest run first, then each task worker
+        "cpu_s_per_doc": round(sum(work[1:] if args.warm else work) / max(processed, 1), 2),
+        "sec_allows_docs_per_min": round(len(sec) / span * 60 / per_doc, 1) if per_doc else 0,
         "downloaded": f"{done.get('downloaded', 0)}/{expected}",
         "documents": f"{processed}/{expected}",
         "loaded": done.get("loaded", 0) + done.get("quarantined", 0),
@@ -96,6 +108,29 @@ def _run(folder: Path, base_env: dict[str, str], args: argparse.Namespace, worke
         "sec_blocks": blocks,
         "peak_mb_per_worker": [round(m) for m in peaks],
     }
+
+
+def _start(
+    folder: Path, env: dict[str, str], workers: int, warm: bool
+) -> tuple[list[subprocess.Popen[bytes]], list[subprocess.Popen[bytes]]]:
+    """(every process, the ingest runs among them): N runs, or one run and N warm workers."""
+    if not warm:
+        runs = [
+            start([sys.executable, "-c", WORKER], env, folder / f"worker-{i}.log")
+            for i in range(workers)
+        ]
+        return runs, runs
+    env = {**env, "FILINGS_WARM_WORKERS": "true"}
+    serving = []
+    for i in range(workers):
+        log = folder / f"warm-{i}.log"
+        serving.append(start([sys.executable, "-m", "flows.warm"], env, log))
+    for i, worker in enumerate(serving):  # ready: imports, GX and the warehouse loaded
+        log = folder / f"warm-{i}.log"
+        while b"warm task worker ready" not in log.read_bytes() and worker.poll() is None:
+            time.sleep(0.5)
+    run = start([sys.executable, "-c", WORKER], env, folder / "run.log")
+    return [run, *serving], [run]
 
 
 def _by_minute(times: list[float]) -> list[float]:
@@ -119,8 +154,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quarters", type=int, default=8)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--minutes", type=float, default=30.0, help="stop the workers after")
+    parser.add_argument("--warm", action="store_true", help="one run, N warm task workers")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp, prefect_server(Path(tmp) / "prefect") as env:
+        print(f"load average {os.getloadavg()}, {os.cpu_count()} CPUs", flush=True)
         for workers in args.workers:
             folder = Path(tmp) / f"w{workers}"
             folder.mkdir()

@@ -9,7 +9,7 @@ or one source is recorded with a one-line reason and the rest of the run goes on
 # postponed (string) annotations then name types it cannot resolve ("IngestModel is not fully
 # defined"). Real annotations travel with the function.
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
@@ -20,6 +20,7 @@ from prefect.states import State
 from sqlalchemy.engine import Engine
 
 from flows import downloads, processing, progress
+from flows import warm as warm_workers
 from flows.failures import on_run_failed
 from tasks import alert, audit, extract, fetch, load
 from tasks.config import wiring
@@ -70,7 +71,8 @@ def ingest(
     try:
         reading = extract.Reading(tuple(settings.issuers()), settings.catalog_dir)
         job = processing.Job(engine, clients, archive, summary, reading)
-        _process_claimed(job, _interleaved(todo), worker, force)
+        warm = settings.warm_workers
+        worker_sites = _process_claimed(job, _interleaved(todo), worker, force, warm)
     finally:  # whatever stopped the run, what it claimed is free for the next one
         load.release(engine, None, worker)
     for issuer in chosen:  # extraction told which 6-Ks are results: link them now
@@ -80,7 +82,7 @@ def ingest(
         _audit(engine, clients, archive, summary, chosen, processed)
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
-    )
+    ) or _docs_index(worker_sites)
     summary.record_deliveries(
         alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest, worker)
     )
@@ -90,8 +92,10 @@ def ingest(
 
 
 def _process_claimed(
-    job: processing.Job, todo: list[tuple[Issuer, str]], worker: str, force: bool
-) -> None:
+    job: processing.Job, todo: list[tuple[Issuer, str]], worker: str, force: bool, warm: bool
+) -> list[str]:
+    """Process the run's documents, here or (``warm``) on the task workers; returns the Data
+    Docs links the workers built."""
     if todo:
         issuers = {i.ticker for i, _ in todo}
         progress.start(len(todo), todo[0][0].ticker if len(issuers) == 1 else "all issuers")
@@ -105,10 +109,22 @@ def _process_claimed(
         job.summary.elsewhere,
         processing.BATCH,
     )
+    if warm:  # the task workers process; this run downloads and hands over
+        return warm_workers.process_on_workers(job, _advancing(ahead), worker)
     for batch in ahead:
         processing.process_batch(job, batch)
         for _, document_id, _ in batch:
             load.release(job.engine, document_id, worker)
+            progress.advance(document_id)
+    return []
+
+
+def _advancing(
+    batches: Iterable[Sequence[processing.Claimed]],
+) -> Iterator[Sequence[processing.Claimed]]:
+    for batch in batches:
+        yield batch
+        for _, document_id, _ in batch:
             progress.advance(document_id)
 
 
@@ -174,6 +190,13 @@ def _record(
     listing = state.result()
     summary.found += len(listing.items)
     summary.new += len(fetch.record_listing(engine, source, issuer, listing))
+
+
+def _docs_index(links: list[str]) -> str:
+    """The task workers' one site, or the list of every run's sites when they built several."""
+    if len(links) <= 1:
+        return links[0] if links else ""
+    return links[0].rsplit("/", 2)[0] + "/index.html"
 
 
 def build_run_docs(docs_site: Path, keep_days: int, base_url: str = "") -> str:

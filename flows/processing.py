@@ -22,7 +22,13 @@ from sqlalchemy.engine import Engine
 from tasks import extract, fetch, load, validate
 from tasks.core.enums import SourceName, Status
 from tasks.core.errors import RefusedFileError
-from tasks.core.records import Extraction, Issuer, ValidationResult, document_source
+from tasks.core.records import (
+    Extraction,
+    Issuer,
+    StoredFile,
+    ValidationResult,
+    document_source,
+)
 from tasks.runs.summary import RunSummary
 from tasks.sources.archive import RawArchive
 from tasks.sources.protocol import Sources
@@ -30,7 +36,8 @@ from tasks.sources.protocol import Sources
 # Documents validated in one GX run: its cost is mostly per suite run, so a batch of 16 costs
 # about what 2 documents cost alone (benchmarks/stages.py prints both).
 BATCH = 16
-Claimed = tuple[Issuer, str, State[Any] | None]  # issuer, document, its download (None: not yet)
+# issuer, document, its download: its final state, or the files it archived; None: not yet
+Claimed = tuple[Issuer, str, "State[Any] | tuple[StoredFile, ...] | None"]
 _Read = tuple[Issuer, str, Extraction]
 
 
@@ -57,7 +64,7 @@ def process_batch(job: Job, batch: Sequence[Claimed]) -> None:
 
 
 def _extract(
-    job: Job, issuer: Issuer, document_id: str, fetched: State[Any] | None
+    job: Job, issuer: Issuer, document_id: str, fetched: State[Any] | tuple[StoredFile, ...] | None
 ) -> _Read | None:
     """The document's extraction; None when it is left for later or failed (recorded)."""
     paused = fetch.pause_reason(job.engine, document_source(document_id), fetch.utcnow())
@@ -71,7 +78,8 @@ def _extract(
             fetched = fetch.fetch_task(
                 job.engine, job.clients, job.archive, issuer.cik, document_id, return_state=True
             )
-        files = fetch.archived(job.archive, fetched.result())  # a failed download raises here
+        stored = fetched if isinstance(fetched, tuple) else fetched.result()  # a failure raises
+        files = fetch.archived(job.archive, stored)
         log.info("%s: found (%d file(s))", document_id, len(files))
         reading = job.reading
         extraction = extract.extract_document_task(

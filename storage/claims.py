@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
 from storage.documents import TO_PROCESS
@@ -59,3 +59,24 @@ def holder(conn: Connection, document_id: str) -> str | None:
     c = document_claims.c
     found = conn.execute(select(c.worker).where(c.document_id == document_id)).scalar()
     return str(found) if found is not None else None
+
+
+def hand_over(
+    conn: Connection, document_id: str, giver: str, taker: str, now: datetime, lease: timedelta
+) -> bool:
+    """Pass ``giver``'s claim on the document to ``taker`` for a new lease; False when
+    ``giver`` no longer holds it (taken back, or taken over after it lapsed)."""
+    c = document_claims.c
+    stmt = (
+        update(document_claims)
+        .where(c.document_id == document_id, c.worker == giver)
+        .values(worker=taker, claimed_at=now, expires_at=now + lease)
+    )
+    return bool(conn.execute(stmt).rowcount)
+
+
+def lease(conn: Connection, document_id: str) -> tuple[str, datetime] | None:
+    """Who holds the document's claim and until when; None when nobody does."""
+    c = document_claims.c
+    row = conn.execute(select(c.worker, c.expires_at).where(c.document_id == document_id)).first()
+    return (str(row.worker), row.expires_at) if row is not None else None

@@ -99,4 +99,28 @@ def release(engine: Engine, document_id: str | None, worker: str) -> None:
         claims.release(conn, document_id, worker)
 
 
+def hand_over(engine: Engine, document_id: str, giver: str, taker: str) -> bool:
+    """Pass ``giver``'s claim to ``taker`` (a run handing a document to a task worker, or
+    taking it back): False when ``giver`` no longer holds it."""
+    with engine.begin() as conn:
+        return claims.hand_over(conn, document_id, giver, taker, datetime.now(UTC), CLAIM_LEASE)
+
+
+def holder(engine: Engine, document_id: str) -> str | None:
+    """Who holds the document's claim now, if anyone."""
+    with engine.connect() as conn:
+        return claims.holder(conn, document_id)
+
+
+def abandoned(engine: Engine, document_id: str) -> bool:
+    """True when the document's claim is held by a process gone from this host, or lapsed:
+    whoever held it will not finish it."""
+    with engine.connect() as conn:
+        held = claims.lease(conn, document_id)
+    if held is None:
+        return False
+    holder, expires = held
+    return workers.gone(holder) or expires < datetime.now(UTC)
+
+
 load_task = StageTask(load, name="load", retries=2, retry_delay_seconds=[2, 5])

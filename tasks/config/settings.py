@@ -77,6 +77,10 @@ class Settings(BaseSettings):
     xdg_runtime_dir: Path | None = Field(
         None, validation_alias=AliasChoices("xdg_runtime_dir", "XDG_RUNTIME_DIR")
     )
+    warm_workers: bool = Field(
+        False,
+        description="Ingest runs hand their documents to task workers (python -m flows.warm).",
+    )
     http_timeout_seconds: float = Field(30.0, gt=0)
     sqlite_busy_timeout_seconds: float = Field(
         30.0, gt=0, description="How long a run waits for a SQLite warehouse another holds."

@@ -73,6 +73,19 @@ class RunSummary:
         self.alerts_raised += alerts
         (self.source_failures if failed else self.audited).append(line)
 
+    def absorb(self, part: RunSummary) -> None:
+        """Add what another process did with some of this run's documents (a task worker)."""
+        self.ingested += part.ingested
+        self.facts_loaded += part.facts_loaded
+        self.validations_passed += part.validations_passed
+        self.validations_failed += part.validations_failed
+        self.alerts_raised += part.alerts_raised
+        self.quarantined += part.quarantined
+        self.held_for.update(part.held_for)
+        self.failed += part.failed
+        self.elsewhere += part.elsewhere
+        self.source_failures += [f for f in part.source_failures if f not in self.source_failures]
+
     def record_deliveries(self, report: DeliveryReport) -> None:
         """What alert delivery did, per channel: a failed channel fails the run (its alerts
         stay pending for the next run); sends in doubt are reported, never resent."""

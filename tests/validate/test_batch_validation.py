@@ -61,14 +61,13 @@ def test_each_document_gets_what_it_gets_alone(subjects: list[Subject]) -> None:
 
 
 def test_gate_decisions_are_each_documents_own(subjects: list[Subject]) -> None:
-    gates = {
-        s.document_id: quarantine_required(r) for s, r in zip(subjects, validate_many(subjects))
-    }
+    results = validate_many(subjects)
+    gates = {s.document_id: quarantine_required(r) for s, r in zip(subjects, results, strict=True)}
     assert gates["hkex:broken"] and gates["hkex:messy"]
     assert not gates["hkex:good"] and not gates["hkex:good-again"] and not gates["hkex:empty"]
     failed = {
         s.document_id: {r.expectation for r in rs if not r.success}
-        for s, rs in zip(subjects, validate_many(subjects))
+        for s, rs in zip(subjects, results, strict=True)
     }
     assert failed["hkex:broken"] == {"balance_sheet_balances"}
     assert "credit_driven_components_sum" in failed["hkex:messy"]
