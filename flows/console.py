@@ -17,6 +17,7 @@ from flows import progress
 from tasks.core.readouts import GuidanceRow, WarehouseStatus
 from tasks.core.xbrlrecords import Accuracy
 from tasks.runs.guidance_report import display_unit, metric_label, quarter_label
+from tasks.runs.summary import count_lines
 
 
 class ProgressBars:
@@ -76,19 +77,11 @@ def status_tables(state: WarehouseStatus) -> list[Table]:
     """Last runs, documents by status, undelivered alerts: 80 columns wide, ids never cut
     (an alert's subject goes on its own line, wrapped)."""
     runs = _table("Runs")
-    runs.add_column("started (UTC)", no_wrap=True)
-    runs.add_column("status", no_wrap=True)
-    for name in ("docs", "facts"):
-        runs.add_column(name, justify="right", no_wrap=True)
-    runs.add_column("run", no_wrap=True)
+    runs.add_column("started (UTC), status, run / what it did (as `filings run` says it)")
     for r in state.runs:
-        runs.add_row(
-            f"{r.started_at:%Y-%m-%d %H:%M}",
-            r.status,
-            str(r.summary.get("ingested", "-")),
-            str(r.summary.get("facts_loaded", "-")),
-            r.flow_run_id or r.run_id,
-        )
+        head = f"{r.started_at:%Y-%m-%d %H:%M}  {r.status}  run {r.flow_run_id or r.run_id}"
+        did = [x for x in count_lines(r.summary) if x.startswith(_RUN_LINES)] if r.summary else []
+        runs.add_row("\n".join([head, *(f"    {line}" for line in did)]))
     docs = _table("Documents")
     docs.add_column("status")
     docs.add_column("documents", justify="right")
@@ -113,6 +106,9 @@ def accuracy_table(measures: Sequence[Accuracy]) -> list[Table]:
         parts = [f"{a.statement} {a.matched}/{a.compared} ({a.share * 100:.1f}%)" for a in group]
         table.add_row(issuer, ", ".join(parts))
     return [table]
+
+
+_RUN_LINES = ("documents:", "alerts:", "also delivered:")
 
 
 def _table(title: str) -> Table:

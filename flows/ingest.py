@@ -68,6 +68,7 @@ def ingest(
     asked = [(i, s) for i in chosen for s in sources or clients.listed() if fetch.covers(i, s)]
     _discover(engine, clients, summary, asked, since or settings.since, since)
     todo = [(i, d) for i in chosen for d in fetch.pending(engine, i.ticker, force=force)]
+    summary.take_up(d for _, d in todo)  # waiting in the warehouse: found too
     try:
         reading = extract.Reading(tuple(settings.issuers()), settings.catalog_dir)
         job = processing.Job(engine, clients, archive, summary, reading)
@@ -83,9 +84,10 @@ def ingest(
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     ) or _docs_index(worker_sites)
-    summary.record_deliveries(
-        alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest, worker)
+    report = alert.deliver_task(
+        engine, channels_from_settings(settings), settings.alert_digest, worker
     )
+    summary.record_deliveries(report, bookkeeping.delivered_of(engine, summary.raised_ids))
     bookkeeping.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
     return summary
@@ -153,7 +155,7 @@ def _audit(
             engine, clients, archive, issuer, issuer.ticker in processed, docs_site
         )
         get_run_logger().info("audited: %s", done.line)
-        summary.add_audit(done.line, done.facts, done.checks, len(done.alerts), done.failed)
+        summary.add_audit(done.line, done.facts, done.checks, done.alerts, done.failed)
 
 
 def _discover(
@@ -188,7 +190,7 @@ def _record(
         summary.source_failures.append(f"{issuer.ticker} {source}: {_reason(state)}")
         return
     listing = state.result()
-    summary.found += len(listing.items)
+    summary.take_up(item.ref.document_id for item in listing.items)
     summary.new += len(fetch.record_listing(engine, source, issuer, listing))
 
 
@@ -240,9 +242,8 @@ def ingest_local(
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
     )
-    summary.record_deliveries(
-        alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
-    )
+    report = alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
+    summary.record_deliveries(report, bookkeeping.delivered_of(engine, summary.raised_ids))
     get_run_logger().info(summary.render())
     return summary
 
@@ -256,7 +257,7 @@ def _ingest_file(
     ticker: str | None,
     published: date | None,
 ) -> None:
-    summary.found += 1
+    summary.take_up([str(path)])
     try:
         checked = extract.inspect_local_file(path, load_settings().issuers(), ticker, published)
     except (PipelineError, OSError) as exc:

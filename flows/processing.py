@@ -69,6 +69,7 @@ def _extract(
     """The document's extraction; None when it is left for later or failed (recorded)."""
     paused = fetch.pause_reason(job.engine, document_source(document_id), fetch.utcnow())
     if paused:  # left pending: the first run after the pause fetches it
+        job.summary.waiting += 1
         if not any(paused in failure for failure in job.summary.source_failures):
             job.summary.source_failures.append(f"{issuer.ticker} {paused}")
         return None
@@ -136,7 +137,7 @@ def _load(
     created = counts.alerts  # raised in the load's transaction: all or nothing
     log.info("%s: %d alert(s) raised", document_id, len(created))
     quarantined = counts.status is Status.QUARANTINED
-    job.summary.add_document(document_id, counts.facts_inserted, checks, quarantined, len(created))
+    job.summary.add_document(document_id, counts.facts_inserted, checks, quarantined, created)
 
 
 def _failed(job: Job, document_id: str, exc: Exception) -> None:

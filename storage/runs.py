@@ -21,7 +21,6 @@ from storage.sql import utcnow
 from storage.views import ALERTS
 from tasks.core.enums import AlertKind, RunStatus, Severity, Status
 from tasks.core.readouts import AlertLine, FailedCheck, RunActivity, RunRecord, WarehouseStatus
-from tasks.core.records import ALL_ISSUERS
 
 
 def start_run(conn: Connection, flow_run_id: str | None, worker: str | None = None) -> str:
@@ -106,23 +105,29 @@ def interrupt_runs(conn: Connection, mine: Callable[[str], bool]) -> list[str]:
     return stopped
 
 
-def run_activity(conn: Connection, since: datetime, issuers: Sequence[str]) -> RunActivity:
-    """Documents touched, checks failed and alerts raised since ``since`` for the issuers."""
+def run_activity(
+    conn: Connection, since: datetime, document_ids: Sequence[str], alert_ids: Sequence[str]
+) -> RunActivity:
+    """What one run did, by its own ids (never another run's beside it): the documents it
+    ingested, the checks that failed on them in this run, the alerts it raised."""
     d, v, a = documents, validation_results, alert_events
     docs = conn.execute(
         select(d.c.document_id, d.c.status)
-        .where(d.c.updated_at >= since, d.c.issuer.in_(issuers))
+        .where(d.c.document_id.in_(list(document_ids)))
         .order_by(d.c.document_id)
     ).all()
     checks = conn.execute(
         select(v.c.document_id, v.c.suite, v.c.expectation, v.c.severity, v.c.observed)
-        .join(d, d.c.document_id == v.c.document_id)
-        .where(v.c.validated_at >= since, v.c.success.is_(False), d.c.issuer.in_(issuers))
+        .where(
+            v.c.validated_at >= since,
+            v.c.success.is_(False),
+            v.c.document_id.in_(list(document_ids)),
+        )
         .order_by(v.c.document_id, v.c.suite, v.c.expectation)
     ).all()
     alerts = conn.execute(
         select(a.c.alert_id, a.c.kind, a.c.issuer, a.c.subject, a.c.created_at)
-        .where(a.c.created_at >= since, a.c.issuer.in_([*issuers, ALL_ISSUERS]))
+        .where(a.c.alert_id.in_(list(alert_ids)))
         .order_by(a.c.created_at, a.c.alert_id)
     ).all()
     return RunActivity(
@@ -135,6 +140,18 @@ def run_activity(conn: Connection, since: datetime, issuers: Sequence[str]) -> R
         ),
         alerts=tuple(_alert_line(r) for r in alerts),
     )
+
+
+def delivered_among(conn: Connection, alert_ids: Sequence[str]) -> int:
+    """How many of the alerts are delivered on every channel that tried (``alerts`` view)."""
+    if not alert_ids:
+        return 0
+    found = conn.execute(
+        select(func.count())
+        .select_from(ALERTS)
+        .where(ALERTS.c.alert_id.in_(list(alert_ids)), ALERTS.c.delivered_at.is_not(None))
+    ).scalar_one()
+    return int(found)
 
 
 def warehouse_status(conn: Connection, last: int = 10) -> WarehouseStatus:

@@ -169,6 +169,7 @@ def deliver_pending(
             if done:
                 report.sent[channel.name] = report.sent.get(channel.name, 0) + len(done)
     report.delivered = len(delivered)
+    report.delivered_ids = tuple(sorted(delivered))
     return report
 
 

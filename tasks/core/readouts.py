@@ -227,6 +227,7 @@ class DeliveryReport:
     it went to) and, per channel, how many were sent, failed (with why) or are in doubt."""
 
     delivered: int = 0
+    delivered_ids: tuple[str, ...] = ()  # the alerts this pass delivered on some channel
     sent: dict[str, int] = field(default_factory=dict)
     failed: dict[str, tuple[int, str]] = field(default_factory=dict)
     in_doubt: dict[str, tuple[int, str]] = field(default_factory=dict)  # by this pass, why

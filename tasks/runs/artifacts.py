@@ -21,7 +21,7 @@ from prefect.artifacts import (
 
 from tasks.core.readouts import GuidanceRow, RunActivity
 from tasks.runs.guidance_report import plain, quarter_label
-from tasks.runs.summary import RunSummary
+from tasks.runs.summary import RunSummary, count_lines
 
 
 def artifact_key(scope: str, kind: str) -> str:
@@ -31,20 +31,10 @@ def artifact_key(scope: str, kind: str) -> str:
 
 
 def run_markdown(title: str, summary: RunSummary, activity: RunActivity) -> str:
-    """The run's summary: counts, then the ids behind them."""
-    counts = [
-        ("documents found", summary.found),
-        ("documents new", summary.new),
-        ("documents ingested", summary.ingested),
-        ("facts loaded", summary.facts_loaded),
-        ("validations passed", summary.validations_passed),
-        ("validations failed", summary.validations_failed),
-        ("quarantined", len(summary.quarantined)),
-        ("alerts raised", len(activity.alerts)),
-        ("alerts delivered", summary.alerts_delivered),
-    ]
-    lines = [f"# {title}", "", "| | |", "|---|---:|"]
-    lines += [f"| {name} | {value} |" for name, value in counts]
+    """The run's summary: the counts in the words ``filings run`` and ``filings status`` use,
+    then the ids behind them (this run's own, never a run's beside it)."""
+    lines = [f"# {title}", "", *(f"- {line}" for line in count_lines(summary.counts()))]
+    lines += [f"- quarantined: {len(summary.quarantined)}"]
     lines += _section("Documents", [f"`{d}` ({s})" for d, s in activity.documents])
     checks = activity.failed_checks
     lines += _section(

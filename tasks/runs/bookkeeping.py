@@ -8,8 +8,8 @@ imported only by the functions a flow calls (a status read never loads it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.engine import Engine
@@ -42,20 +42,26 @@ def begin(engine: Engine, worker: str | None = None) -> RunHandle:
 
 
 def finish(engine: Engine, run: RunHandle, summary: RunSummary, issuers: list[str]) -> None:
-    """Publish the run's artifacts and record how it ended."""
+    """Publish the run's artifacts and record how it ended (its counters, for ``status``)."""
     # deferred: only a flow finishes a run; status reads stay without Prefect
     from prefect import runtime
 
     from tasks.runs import artifacts
 
     with engine.connect() as conn:
-        activity = runs.run_activity(conn, run.started_at, issuers)
+        activity = runs.run_activity(conn, run.started_at, summary.ingested_ids, summary.raised_ids)
         guidance = findings.guidance_rows(conn, issuers)
     scope = runtime.deployment.name or runtime.flow_run.flow_name or "ingest"
     artifacts.publish_run(scope, summary, activity, guidance)
     outcome = RunStatus.COMPLETED if summary.ok else RunStatus.COMPLETED_WITH_ERRORS
     with engine.begin() as conn:
-        runs.finish_run(conn, run.run_id, outcome, asdict(summary))
+        runs.finish_run(conn, run.run_id, outcome, summary.counts())
+
+
+def delivered_of(engine: Engine, alert_ids: Sequence[str]) -> int:
+    """How many of the alerts are delivered on every channel now (by any run)."""
+    with engine.connect() as conn:
+        return runs.delivered_among(conn, alert_ids)
 
 
 def fail_runs_of(engine: Engine, flow_run_id: str, interrupted: bool = False) -> int:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from tasks.core.enums import Severity, Status
 from tasks.core.readouts import DeliveryReport
@@ -16,7 +17,21 @@ _GATE_JARGON = re.compile(r": statement problems [^;]*")
 
 @dataclass
 class RunSummary:
-    """Counters of one run; rendered as the run's printed summary and artifact."""
+    """Counters of one run: one definition wherever they are shown (the printed summary, the
+    run's Prefect artifact and ``filings status``, which reads them back from ``runs``).
+
+    - found: the documents the run took up: those its sources listed, and those waiting in
+      the warehouse (left by an earlier run; every one with ``force``); the files given to
+      ``filings ingest``. Each counted once.
+    - new: of those, the ones the warehouse had not recorded before this run.
+    - ingested: of those, the ones this run extracted, validated and stored (loaded or
+      quarantined). The rest failed, were taken by a run beside it, wait for a paused source,
+      or were in the warehouse already (``unchanged``): found = ingested + the rest.
+    - raised: alerts this run stored (a finding alerted before is never raised again).
+    - delivered: of those, the ones delivered on every configured channel when the run ended
+      (by this run or one beside it). Alerts of other runs this run delivered are counted
+      apart (``delivered_for_others``).
+    """
 
     found: int = 0
     new: int = 0
@@ -26,6 +41,8 @@ class RunSummary:
     validations_failed: int = 0
     alerts_raised: int = 0
     alerts_delivered: int = 0
+    delivered_for_others: int = 0
+    waiting: int = 0  # left for a source that is paused (rate-limited)
     delivered_by_channel: dict[str, int] = field(default_factory=dict)
     not_delivered: list[str] = field(default_factory=list)  # a line per channel that failed
     in_doubt: list[str] = field(default_factory=list)  # a line per channel with sends in doubt
@@ -39,6 +56,26 @@ class RunSummary:
     data_docs: str = ""  # link to that site's index page once built; "" when none was built
     held_for: dict[str, str] = field(default_factory=dict)  # quarantined document -> why
     audited: list[str] = field(default_factory=list)  # a line per issuer: audited figures
+    # What the counters count, by id (not stored with the run's row: counts are).
+    seen: set[str] = field(default_factory=set)
+    ingested_ids: list[str] = field(default_factory=list)
+    raised_ids: list[str] = field(default_factory=list)
+
+    def take_up(self, document_ids: Iterable[str]) -> None:
+        """Count documents the run took up (listed, or waiting in the warehouse) once each."""
+        self.seen.update(document_ids)
+        self.found = len(self.seen)
+
+    @property
+    def unchanged(self) -> int:
+        """Found documents the run left as they were: in the warehouse already."""
+        rest = self.ingested + len(self.failed) + len(self.elsewhere) + self.waiting
+        return max(0, self.found - rest)
+
+    def counts(self) -> dict[str, object]:
+        """What the run's row in ``runs`` keeps: the counters and the lines, no id sets."""
+        kept = {k: v for k, v in asdict(self).items() if k not in _BY_ID}
+        return {**kept, "unchanged": self.unchanged}
 
     def add_document(
         self,
@@ -46,14 +83,16 @@ class RunSummary:
         facts: int,
         checks: Sequence[ValidationResult],
         quarantined: bool,
-        alerts: int,
+        alerts: Sequence[str],
     ) -> None:
-        """Count one processed document."""
+        """Count one processed document (``alerts``: the ids of the alerts it raised)."""
         self.ingested += 1
+        self.ingested_ids.append(document_id)
         self.facts_loaded += facts
         self.validations_passed += sum(1 for c in checks if c.success)
         self.validations_failed += sum(1 for c in checks if not c.success)
-        self.alerts_raised += alerts
+        self.raised_ids += alerts
+        self.alerts_raised = len(self.raised_ids)
         if quarantined:
             self.quarantined.append(document_id)
             self.held_for[document_id] = quarantine_reason(checks)
@@ -63,33 +102,40 @@ class RunSummary:
         line: str,
         facts: int,
         checks: Sequence[ValidationResult],
-        alerts: int,
+        alerts: Sequence[str],
         failed: bool = False,
     ) -> None:
         """Count one issuer's audited figures (SEC XBRL company facts) and their checks."""
         self.facts_loaded += facts
         self.validations_passed += sum(1 for c in checks if c.success)
         self.validations_failed += sum(1 for c in checks if not c.success)
-        self.alerts_raised += alerts
+        self.raised_ids += alerts
+        self.alerts_raised = len(self.raised_ids)
         (self.source_failures if failed else self.audited).append(line)
 
     def absorb(self, part: RunSummary) -> None:
         """Add what another process did with some of this run's documents (a task worker)."""
         self.ingested += part.ingested
+        self.ingested_ids += part.ingested_ids
+        self.waiting += part.waiting
         self.facts_loaded += part.facts_loaded
         self.validations_passed += part.validations_passed
         self.validations_failed += part.validations_failed
-        self.alerts_raised += part.alerts_raised
+        self.raised_ids += part.raised_ids
+        self.alerts_raised = len(self.raised_ids)
         self.quarantined += part.quarantined
         self.held_for.update(part.held_for)
         self.failed += part.failed
         self.elsewhere += part.elsewhere
         self.source_failures += [f for f in part.source_failures if f not in self.source_failures]
 
-    def record_deliveries(self, report: DeliveryReport) -> None:
-        """What alert delivery did, per channel: a failed channel fails the run (its alerts
-        stay pending for the next run); sends in doubt are reported, never resent."""
-        self.alerts_delivered = report.delivered
+    def record_deliveries(self, report: DeliveryReport, delivered: int) -> None:
+        """What alert delivery did: ``delivered`` of this run's alerts are delivered on every
+        channel (read back from the warehouse), per channel what was sent; a failed channel
+        fails the run (its alerts stay pending for the next run); sends in doubt are
+        reported, never resent."""
+        self.alerts_delivered = delivered
+        self.delivered_for_others = len(set(report.delivered_ids) - set(self.raised_ids))
         self.delivered_by_channel = dict(report.sent)
         self.not_delivered = [
             f"{channel}: {count} alert(s) not delivered ({error}); retried next run"
@@ -103,19 +149,10 @@ class RunSummary:
 
     def render(self) -> str:
         """A short plain-text summary."""
-        by_channel = ", ".join(f"{c} {n}" for c, n in sorted(self.delivered_by_channel.items()))
-        lines = [
-            f"documents: {self.found} found, {self.new} new, {self.ingested} ingested",
-            f"facts loaded: {self.facts_loaded}",
-            f"validations: {self.validations_passed} passed, {self.validations_failed} failed",
-            f"alerts: {self.alerts_raised} raised, {self.alerts_delivered} delivered"
-            + (f" ({by_channel})" if self.not_delivered and by_channel else ""),
-        ]
+        lines = count_lines(self.counts())
         if self.new == 0 and self.ingested == 0 and self.ok and not self.dispatched:
             lines.insert(0, "nothing new to ingest")
         lines += [f"handed to ingest run: {run}" for run in self.dispatched]
-        if self.elsewhere:
-            lines.append(f"processed by another run at the same time: {len(self.elsewhere)}")
         lines += [f"audited: {line}" for line in self.audited]
         lines += [_held(d, self.held_for.get(d, "")) for d in self.quarantined]
         lines += [f"failed: {d}" for d in self.failed]
@@ -131,6 +168,35 @@ class RunSummary:
     def ok(self) -> bool:
         """False when a source, a document or an alert channel failed."""
         return not (self.failed or self.source_failures or self.not_delivered)
+
+
+_BY_ID = ("seen", "ingested_ids", "raised_ids")
+
+
+def count_lines(c: Mapping[str, Any]) -> list[str]:
+    """The counters of a run in words: the same lines in the printed summary, the artifact and
+    ``filings status`` (``c``: :meth:`RunSummary.counts`, or a run's stored row)."""
+    rest = [
+        (c.get("failed") and len(c["failed"]), "failed"),
+        (c.get("elsewhere") and len(c["elsewhere"]), "processed by another run at the same time"),
+        (c.get("waiting"), "waiting for a paused source"),
+        (c.get("unchanged"), "already in the warehouse"),
+    ]
+    apart = "; ".join(f"{n} {what}" for n, what in rest if n)
+    sent = c.get("delivered_by_channel", {})
+    by_channel = ", ".join(f"{ch} {n}" for ch, n in sorted(sent.items()))
+    lines = [
+        f"documents: {c.get('found', 0)} found, {c.get('new', 0)} new, "
+        f"{c.get('ingested', 0)} ingested" + (f" ({apart})" if apart else ""),
+        f"facts loaded: {c.get('facts_loaded', 0)}",
+        f"validations: {c.get('validations_passed', 0)} passed, "
+        f"{c.get('validations_failed', 0)} failed",
+        f"alerts: {c.get('alerts_raised', 0)} raised, {c.get('alerts_delivered', 0)} delivered"
+        + (f" (sent: {by_channel})" if c.get("not_delivered") and by_channel else ""),
+    ]
+    if c.get("delivered_for_others"):
+        lines.append(f"also delivered: {c['delivered_for_others']} alert(s) raised by other runs")
+    return lines
 
 
 def quarantine_reason(checks: Sequence[ValidationResult]) -> str:

@@ -15,6 +15,8 @@ from sqlalchemy import func, select
 
 from storage import db
 from storage.schema import alert_events, document_claims, documents, facts
+from tasks.runs.bookkeeping import warehouse_status
+from tasks.runs.summary import count_lines
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 RUN = textwrap.dedent(
@@ -29,7 +31,10 @@ RUN = textwrap.dedent(
         time.sleep(0.02)
     s = ingest()
     print(json.dumps({"ingested": s.ingested, "facts": s.facts_loaded, "failed": s.failed,
-                      "elsewhere": len(s.elsewhere), "new": s.new}))
+                      "elsewhere": len(s.elsewhere), "new": s.new, "found": s.found,
+                      "unchanged": s.unchanged, "waiting": s.waiting,
+                      "raised": s.alerts_raised, "delivered": s.alerts_delivered,
+                      "others": s.delivered_for_others, "lines": s.render().splitlines()}))
     """
 )
 
@@ -87,3 +92,17 @@ def test_two_processes_racing_process_each_document_once(db_url, tmp_path, https
     alerts = _count(db_url, alert_events)
     keys = Counter(r.headers["Idempotency-Key"] for r, _ in httpserver.log)
     assert alerts > 0 and len(keys) == alerts and set(keys.values()) == {1}
+    # Their counts add up, each by the one definition (tests/flows/test_run_counts.py): every
+    # alert raised by one of them, none delivered for a run beyond what it raised.
+    for run in (a, b):
+        rest = run["elsewhere"] + len(run["failed"]) + run["waiting"] + run["unchanged"]
+        assert run["found"] == run["ingested"] + rest, said
+        assert run["delivered"] <= run["raised"], said
+    assert a["raised"] + b["raised"] == alerts, said
+    assert a["delivered"] + b["delivered"] + a["others"] + b["others"] >= alerts, said
+    # and `filings status` says what each run printed
+    engine = db.make_engine(db_url)
+    stored = [count_lines(r.summary) for r in warehouse_status(engine).runs]
+    engine.dispose()
+    for run in (a, b):
+        assert any(all(x in run["lines"] for x in lines) for lines in stored), (stored, said)

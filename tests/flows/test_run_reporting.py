@@ -54,8 +54,9 @@ def test_a_run_publishes_artifacts_under_stable_keys_and_records_itself(env):
     found = _artifacts(flow_run_id)
     assert set(found) == {"ingest-run-summary", "ingest-guidance-vs-actual"}
     markdown = found["ingest-run-summary"].data
-    assert f"| documents ingested | {summary.ingested} |" in markdown
-    assert f"| facts loaded | {summary.facts_loaded} |" in markdown
+    # the counts in the printed summary's words (tests/flows/test_run_counts.py)
+    assert f"- documents: {summary.found} found, {summary.new} new, {summary.ingested}" in markdown
+    assert f"- facts loaded: {summary.facts_loaded}" in markdown
     assert "`sec:0001104659-24-088431` (loaded)" in markdown
     # The run's own Data Docs site, still valid after later runs: not served over http here,
     # so the artifact names it and the setting that links it (the UI opens no file:// link).
