@@ -105,8 +105,13 @@ def test_demo_server_runs_what_it_prints_and_schedules_nothing_by_itself(demo_se
     worker_log = work / "data" / "prefect" / "worker.log"
     assert run["state_type"] == "COMPLETED", worker_log.read_text()[-3000:]
     with sqlite3.connect(work / "data" / "replay" / "warehouse.sqlite") as db:
-        loaded = db.execute("select count(*) from documents where status = 'loaded'").fetchone()
-    assert loaded[0] == 10  # the archive's documents: QFIN's 9 and Buckle's 8-K
+        loaded = dict(
+            db.execute(
+                "select source = 'xbrl', count(*) from documents where status = 'loaded' group by 1"
+            ).fetchall()
+        )
+    # the archive's releases (QFIN's 9 and Buckle's 8-K) and QFIN's two audited filings (20-F)
+    assert loaded == {0: 10, 1: 2}, loaded
     _data_docs_open_over_http(api, run_id)
     planned = _post(
         f"{api}/flow_runs/filter", {"flow_runs": {"state": {"type": {"any_": ["SCHEDULED"]}}}}
