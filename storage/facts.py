@@ -102,13 +102,18 @@ def stored_facts(conn: Connection, document_ids: Sequence[str]) -> list[tuple[st
 def prior_facts(
     conn: Connection, issuer: str, document_id: str, since: date, until: date
 ) -> list[tuple[str, Fact]]:
-    """Facts of the issuer's other usable documents for periods ending in [since, until]."""
+    """Facts of the issuer's other usable releases for periods ending in [since, until].
+
+    Audited XBRL filings are left out: the releases are checked against them by the audited
+    suite, and a cross-period check that read them would depend on whether the filing was
+    loaded before the release was validated."""
     stmt = (
         select(facts)
         .join(documents, documents.c.document_id == facts.c.document_id)
         .where(
             documents.c.issuer == issuer,
             documents.c.document_id != document_id,
+            documents.c.source != "xbrl",
             documents.c.status.in_(_USABLE),
             facts.c.period_end.between(since, until),
             facts.c.period_start.is_not(None),

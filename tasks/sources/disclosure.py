@@ -33,7 +33,10 @@ def _t2(doc: ListedDocument) -> str:
 
 
 def is_results(doc: ListedDocument) -> bool:
-    """A results release, by HKEx category or by what extraction found."""
+    """A results release, by HKEx category or by what extraction found (an audited XBRL
+    filing is no release: it is checked against them, never linked to one)."""
+    if doc.source == SourceName.XBRL:
+        return False
     return _t2(doc) in RESULTS_CATEGORIES or doc.kind.startswith("results_")
 
 
