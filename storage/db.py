@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -89,6 +90,19 @@ def begin_writing(engine: Engine) -> Iterator[Connection]:
     instead of failing at once with "database is locked"."""
     with engine.connect().execution_options(**{IMMEDIATE: True}) as conn, conn.begin():
         yield conn
+
+
+def serialize(conn: Connection, key: str) -> None:
+    """Hold ``key`` until the transaction ends, so read-then-write steps on the same key run
+    one after another. PostgreSQL: a transaction-scoped advisory lock (READ COMMITTED lets
+    two transactions read the same "nothing kept yet"); SQLite: the transaction must come
+    from ``begin_writing``, whose write lock already serializes every writer."""
+    if conn.dialect.name != "postgresql":
+        return
+    number = int.from_bytes(
+        hashlib.blake2b(key.encode(), digest_size=8).digest(), "big", signed=True
+    )
+    conn.execute(select(func.pg_advisory_xact_lock(number)))
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

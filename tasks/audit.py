@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.engine import Engine
 
 from storage import audited as store
-from storage import quality
+from storage import db, quality
 from storage import source_state as state
 from tasks import fetch
 from tasks.alert import store_alerts
@@ -169,7 +169,9 @@ def _alert(engine: Engine, ticker: str) -> list[str]:
     """Restatement alerts for contradicted figures; keep accuracy, alert a drop."""
     with engine.connect() as conn:
         found: list[NewAlert] = audited_alerts(store.comparisons(conn, ticker))
-    with engine.begin() as conn:
+    # Two runs auditing at once would each find the measure changed and keep it twice.
+    with db.begin_writing(engine) as conn:
+        db.serialize(conn, f"accuracy:{ticker}")
         before = store.kept_accuracy(conn, ticker)
         now = store.accuracy(conn, ticker)
         store.keep_accuracy(conn, [a for a in now if before.get(a.statement) != a], fetch.utcnow())
