@@ -28,7 +28,7 @@ from tasks.config.issuers import select_issuers
 from tasks.config.settings import load_settings
 from tasks.core import workers
 from tasks.core.enums import SourceName
-from tasks.core.errors import PipelineError
+from tasks.core.errors import PipelineError, one_line
 from tasks.core.records import Issuer
 from tasks.delivery.channels import channels_from_settings
 from tasks.runs import bookkeeping, docs_sites
@@ -214,7 +214,7 @@ def _reason(state: State[Any]) -> str:
     try:
         state.result()
     except Exception as exc:  # noqa: BLE001 - we only want its message
-        return processing.one_line(exc)
+        return one_line(exc)
     return state.message or "failed"
 
 
@@ -261,7 +261,7 @@ def _ingest_file(
     try:
         checked = extract.inspect_local_file(path, load_settings().issuers(), ticker, published)
     except (PipelineError, OSError) as exc:
-        summary.failed.append(processing.one_line(exc) if isinstance(exc, OSError) else str(exc))
+        summary.failed.append(one_line(exc) if isinstance(exc, OSError) else str(exc))
         return
     held = fetch.already_stored(engine, checked)
     if held:

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 
 from tasks import extract, fetch, load, validate
 from tasks.core.enums import SourceName, Status
-from tasks.core.errors import RefusedFileError
+from tasks.core.errors import RefusedFileError, one_line
 from tasks.core.records import (
     Extraction,
     Issuer,
@@ -150,11 +150,3 @@ def _failed(job: Job, document_id: str, exc: Exception) -> None:
     load.mark_failed(job.engine, document_id, one_line(exc))
     job.summary.failed.append(f"{document_id}: {one_line(exc)}")
     log.warning("%s: failed: %s", document_id, one_line(exc))
-
-
-def one_line(exc: BaseException) -> str:
-    """An error as one line: its type and the first line of its message."""
-    text = str(exc).strip().splitlines()
-    line = f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
-    # reported after the task's retries are spent: the next run is the retry
-    return line.replace(", will retry", " (retries spent; the next run tries again)")

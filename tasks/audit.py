@@ -25,7 +25,7 @@ from storage import source_state as state
 from tasks import fetch
 from tasks.alert import store_alerts
 from tasks.core.enums import SourceName
-from tasks.core.errors import ConfigError, NotFoundError
+from tasks.core.errors import ConfigError, NotFoundError, one_line
 from tasks.core.records import DocumentRef, Fact, Issuer, NewAlert, ValidationResult
 from tasks.core.xbrlrecords import AuditedFiling
 from tasks.delivery.audit_messages import accuracy_alerts, audited_alerts
@@ -104,7 +104,7 @@ def audit_issuer(
         try:
             state.result()
         except Exception as exc:  # noqa: BLE001 - reported in one line, the run goes on
-            return Audit(f"{issuer.ticker} xbrl: {type(exc).__name__}: {exc}", failed=True)
+            return Audit(f"{issuer.ticker} xbrl: {one_line(exc)}", failed=True)
     filings = state.result()
     if filings is None:
         return Audit(f"{issuer.ticker}: no XBRL company facts at SEC (404); skipped")

@@ -171,3 +171,12 @@ def parse_retry_after(value: str, now: datetime | None = None) -> float | None:
 def is_retriable(exc: BaseException) -> bool:
     """True for errors a retry with backoff can fix."""
     return isinstance(exc, RetriableTransportError)
+
+
+def one_line(exc: BaseException) -> str:
+    """An error as a run reports it after its retries: its type and the first line of its
+    message, where "will retry" becomes what happens next."""
+    text = str(exc).strip().splitlines()
+    line = f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+    # reported after the task's retries are spent: the next run is the retry
+    return line.replace(", will retry", " (retries spent; the next run tries again)")
