@@ -89,6 +89,10 @@ def _extract(
         log.info("%s: extracted %d facts", document_id, len(extraction.facts))
         if document_source(document_id) is SourceName.LOCAL:  # a person's file: never empty
             extract.require_content(files[0][0].name, extraction)
+            held = load.held_release(job.engine, document_id, extraction)
+            if held:  # its release in another format: loading it would report every figure twice
+                _copy(job, document_id, f"{files[0][0].name}: already in the warehouse as {held}")
+                return None
     except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
         _failed(job, document_id, exc)
         return None
@@ -138,6 +142,12 @@ def _load(
     log.info("%s: %d alert(s) raised", document_id, len(created))
     quarantined = counts.status is Status.QUARANTINED
     job.summary.add_document(document_id, counts.facts_inserted, checks, quarantined, created)
+
+
+def _copy(job: Job, document_id: str, line: str) -> None:
+    load.forget(job.engine, document_id)
+    job.summary.add_copy(line)
+    get_run_logger().info("%s; not loaded again", line)
 
 
 def _failed(job: Job, document_id: str, exc: Exception) -> None:

@@ -121,3 +121,26 @@ def prior_facts(
         .order_by(facts.c.reported_on, facts.c.fact_id)
     )
     return [(r.document_id, fact_from_row(r)) for r in conn.execute(stmt)]
+
+
+def published_near(
+    conn: Connection, issuer: str, first: date, last: date, document_id: str
+) -> dict[str, list[Fact]]:
+    """Facts of the issuer's other releases published in [first, last] (audited XBRL filings
+    left out): where a copy of ``document_id``'s release would be."""
+    d = documents.c
+    stmt = (
+        select(facts)
+        .join(documents, d.document_id == facts.c.document_id)
+        .where(
+            d.issuer == issuer,
+            d.document_id != document_id,
+            d.source != "xbrl",
+            d.published_on.between(first, last),
+        )
+        .order_by(d.published_at, facts.c.document_id, facts.c.fact_id)
+    )
+    found: dict[str, list[Fact]] = {}
+    for r in conn.execute(stmt):
+        found.setdefault(r.document_id, []).append(fact_from_row(r))
+    return found

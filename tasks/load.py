@@ -17,8 +17,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.engine import Connection, Engine
 
 from storage import claims, documents, loading
+from storage import facts as facts_store
 from tasks import alert
-from tasks.core import workers
+from tasks.core import releases, workers
 from tasks.core.enums import SourceName, Status
 from tasks.core.records import Extraction, LoadCounts, ValidationResult, quarantine_required
 from tasks.parsers.standard import line_items
@@ -64,6 +65,28 @@ def refuse(engine: Engine, document_id: str, reason: str) -> None:
         else:
             why = reason.partition("nothing stored: ")[2] or reason
             documents.set_status(conn, document_id, Status.FAILED, documents.REFUSED + why)
+
+
+def forget(engine: Engine, document_id: str) -> None:
+    """Forget a hand-dropped document nothing of which was stored (its files are archived)."""
+    with engine.begin() as conn:
+        documents.forget_document(conn, document_id)
+
+
+def held_release(engine: Engine, document_id: str, extraction: Extraction) -> str:
+    """The held document that is the same release as this one, said in a line ("" when none):
+    the issuer's, published within days of it, printing nearly all of its figures the same."""
+    with engine.connect() as conn:
+        info = documents.document_info(conn, document_id)
+        day = info.published_on
+        near = facts_store.published_near(
+            conn, info.issuer, day - releases.NEAR, day + releases.NEAR, document_id
+        )
+    for other, theirs in near.items():
+        if releases.is_same_release(extraction.facts, theirs):
+            same, total = releases.shared(extraction.facts, theirs)
+            return f"{other} (the same release: {same} of its {total} figures printed the same)"
+    return ""
 
 
 def mark_failed(engine: Engine, document_id: str, reason: str) -> None:

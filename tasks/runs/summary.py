@@ -77,6 +77,12 @@ class RunSummary:
         kept = {k: v for k, v in asdict(self).items() if k not in _BY_ID}
         return {**kept, "unchanged": self.unchanged}
 
+    def add_copy(self, line: str) -> None:
+        """A hand-dropped file that turned out a copy of a release the warehouse holds: in the
+        warehouse already, so not new (it was recorded only to be read, then forgotten)."""
+        self.already_stored.append(line)
+        self.new = max(0, self.new - 1)
+
     def add_document(
         self,
         document_id: str,

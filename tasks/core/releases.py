@@ -1,0 +1,38 @@
+"""When two documents are one release: the same issuer's figures, published days apart.
+
+A results release reaches the warehouse as an SEC exhibit, an HKEx PDF, or a file a person
+drops in: a hand-dropped copy in another format than the one already loaded would add every
+figure to ``facts_history`` a second time. Consecutive releases share their comparative
+columns (about a third of their figures), never nearly all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, timedelta
+from decimal import Decimal
+
+from tasks.core.records import Fact
+
+NEAR = timedelta(days=3)  # SEC and HKEx copies are a day apart (time zones, filing cut-offs)
+MIN_FIGURES = 10  # fewer figures say too little to call two documents one release
+SHARE = Decimal("0.9")  # of the new document's figures found, as printed, in the held one
+
+Figure = tuple[str, date | None, date, str, Decimal]
+
+
+def figures(facts: Iterable[Fact]) -> set[Figure]:
+    """What a document printed: each metric, period, unit and value."""
+    return {(f.metric, f.period_start, f.period_end, f.unit, f.value) for f in facts}
+
+
+def shared(ours: Iterable[Fact], theirs: Iterable[Fact]) -> tuple[int, int]:
+    """(figures of ours also in theirs, figures of ours)."""
+    mine = figures(ours)
+    return len(mine & figures(theirs)), len(mine)
+
+
+def is_same_release(ours: Iterable[Fact], theirs: Iterable[Fact]) -> bool:
+    """True when nearly every figure of ours is printed, the same, in theirs."""
+    same, total = shared(ours, theirs)
+    return total >= MIN_FIGURES and same >= SHARE * total

@@ -1,0 +1,63 @@
+"""The same release dropped by hand in another format, after its source copy was loaded, is
+recognised and not loaded twice.
+
+Issue 25's probe: the pdftotext-style text of a release whose SEC exhibit the warehouse held
+was loaded as a document of its own and added 260 duplicate ``facts_history`` reports. The
+laid-out text (tests/fixtures/laid_out) is QFIN's Q4 2023 release as printed; the replay
+archive serves the same release as its EDGAR exhibit (SQLite and PostgreSQL warehouses).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from flows.ingest import ingest, ingest_local
+from storage import db
+from tasks.sources.replay import ReplayServer, default_archive_root
+
+LAID_OUT = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures"
+    / "laid_out"
+    / "sec_0001741530_2024-03-12_6k_q4-2023.layout.txt"
+)
+SOURCE_COPY = "sec:0001104659-24-032436"  # the 6-K whose EX-99.1 is this release
+
+
+def _counts(engine) -> tuple[int, int, int]:
+    with engine.connect() as conn:
+        return (
+            conn.execute(text("select count(*) from facts_history")).scalar_one(),
+            conn.execute(text("select count(*) from documents")).scalar_one(),
+            conn.execute(text("select count(*) from alert_events")).scalar_one(),
+        )
+
+
+@pytest.mark.usefixtures("prefect_api", "no_retry_delays")
+class TestLaidOutTextOfALoadedRelease:
+    def test_is_not_loaded_twice(self, db_url, monkeypatch, tmp_path):
+        monkeypatch.setenv("FILINGS_DATABASE_URL", db_url)
+        monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
+        with ReplayServer(default_archive_root()) as server:
+            for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
+                monkeypatch.setenv(name, server.url)
+            monkeypatch.setenv("FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS", "0")
+            assert ingest().ok
+            engine = db.make_engine(db_url)
+            try:
+                before = _counts(engine)
+                summary = ingest_local(paths=[str(LAID_OUT)], issuer="QFIN")
+                after = _counts(engine)
+            finally:
+                engine.dispose()
+        assert summary.ok and summary.failed == []
+        assert (summary.found, summary.new, summary.ingested, summary.unchanged) == (1, 0, 0, 1)
+        assert summary.already_stored == [
+            f"{LAID_OUT.name}: already in the warehouse as {SOURCE_COPY} "
+            "(the same release: 260 of its 260 figures printed the same)"
+        ]
+        assert after == before  # no document, report or alert added
+        assert f"not loaded again: {LAID_OUT.name}" in summary.render()

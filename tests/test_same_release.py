@@ -1,0 +1,60 @@
+"""When two documents are one release (tasks/core/releases), on real QFIN documents: the same
+release as tab-separated and as laid-out text is one; consecutive releases, which share their
+comparative columns, are not. One class per pair of documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tasks.core import releases
+from tasks.core.records import Fact
+from tasks.extract import extract_file, load_catalog
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _facts(relative: str) -> tuple[Fact, ...]:
+    path = FIXTURES / relative
+    return extract_file(path.name, path.read_bytes(), load_catalog("QFIN")).facts
+
+
+Q4_2023 = "seeds/sec_0001741530_2024-03-12_6k_q4-2023.txt"
+Q4_2023_LAID_OUT = "laid_out/sec_0001741530_2024-03-12_6k_q4-2023.layout.txt"
+Q2_2024 = "seeds/sec_0001741530_2024-08-13_6k_q2-2024.txt"
+HK_FY2024 = "seeds/hkex_03660_2025-03-17_q4-2024-results.txt"
+HK_FY2024_LAID_OUT = "laid_out/hkex_03660_2025-03-17_q4-2024-results.layout.txt"
+
+
+class TestQ4_2023ReleaseAsLaidOutText:
+    def test_is_the_same_release_both_ways(self) -> None:
+        ours, theirs = _facts(Q4_2023_LAID_OUT), _facts(Q4_2023)
+        assert releases.shared(ours, theirs) == (260, 260)
+        assert releases.is_same_release(ours, theirs)
+        assert releases.is_same_release(theirs, ours)
+
+
+class TestHkexFY2024ResultsAsLaidOutText:
+    def test_is_the_same_release(self) -> None:
+        assert releases.is_same_release(_facts(HK_FY2024_LAID_OUT), _facts(HK_FY2024))
+
+
+class TestQ2_2024ReleaseBesideQ4_2023:
+    def test_consecutive_releases_are_not_one(self) -> None:
+        ours, theirs = _facts(Q2_2024), _facts(Q4_2023)
+        same, total = releases.shared(ours, theirs)
+        assert 0 < same < total // 2  # comparatives in common, not the release
+        assert not releases.is_same_release(ours, theirs)
+
+
+class TestFY2024ResultsBesideFY2023:
+    def test_a_year_later_is_another_release(self) -> None:
+        ours, theirs = _facts(HK_FY2024), _facts(Q4_2023)
+        assert releases.shared(ours, theirs)[0] > 0  # FY2023 comparatives printed again
+        assert not releases.is_same_release(ours, theirs)
+
+
+class TestFewFigures:
+    def test_a_handful_of_equal_figures_says_nothing(self) -> None:
+        few = _facts(Q4_2023)[: releases.MIN_FIGURES - 1]
+        assert releases.shared(few, few) == (len(few), len(few))
+        assert not releases.is_same_release(few, few)
