@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Connection
 
 from storage.documents import TO_PROCESS
@@ -80,3 +80,14 @@ def lease(conn: Connection, document_id: str) -> tuple[str, datetime] | None:
     c = document_claims.c
     row = conn.execute(select(c.worker, c.expires_at).where(c.document_id == document_id)).first()
     return (str(row.worker), row.expires_at) if row is not None else None
+
+
+def in_flight(conn: Connection, issuer: str, now: datetime) -> int:
+    """How many of the issuer's documents a worker holds a live claim on (being processed)."""
+    c = document_claims.c
+    stmt = (
+        select(func.count())
+        .select_from(document_claims.join(documents, documents.c.document_id == c.document_id))
+        .where(documents.c.issuer == issuer, c.expires_at > now)
+    )
+    return int(conn.execute(stmt).scalar_one())

@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.engine import Engine
 
 from storage import audited as store
-from storage import db, quality
+from storage import claims, db, quality
 from storage import source_state as state
 from tasks import fetch
 from tasks.alert import store_alerts
@@ -169,13 +169,17 @@ def _alert(engine: Engine, ticker: str) -> list[str]:
     """Restatement alerts for contradicted figures; keep accuracy, alert a drop."""
     with engine.connect() as conn:
         found: list[NewAlert] = audited_alerts(store.comparisons(conn, ticker))
-    # Two runs auditing at once would each find the measure changed and keep it twice.
+    # Two runs auditing at once would each find the measure changed and keep it twice; one
+    # auditing while another still loads the issuer's documents would keep a passing state.
+    # The run that loads last measures (its claims are released before its audit).
     with db.begin_writing(engine) as conn:
         db.serialize(conn, f"accuracy:{ticker}")
-        before = store.kept_accuracy(conn, ticker)
-        now = store.accuracy(conn, ticker)
-        store.keep_accuracy(conn, [a for a in now if before.get(a.statement) != a], fetch.utcnow())
-    found += accuracy_alerts(before, now)
+        when = fetch.utcnow()
+        if not claims.in_flight(conn, ticker, when):
+            before = store.kept_accuracy(conn, ticker)
+            now = store.accuracy(conn, ticker)
+            store.keep_accuracy(conn, [a for a in now if before.get(a.statement) != a], when)
+            found += accuracy_alerts(before, now)
     return store_alerts(engine, found)
 
 
