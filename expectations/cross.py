@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
 from typing import Any
@@ -16,6 +16,7 @@ from expectations.rules import (
     Figure,
     PeriodKey,
     RuleOutput,
+    completes,
     period_label,
 )
 from tasks.core.metrics import metrics
@@ -31,6 +32,7 @@ _ADDITIVE_STATEMENTS = ("income", "non_gaap", "cash_flow")
 class _Pick:
     fact: Fact
     document_id: str  # "" for the document being validated
+    published_at: datetime | None = None  # the other document's
 
 
 @cache
@@ -79,7 +81,7 @@ def _pool(facts: list[Fact], ctx: Context) -> dict[tuple[str, PeriodKey], _Pick]
         key = (f.metric, (f.period_start, f.period_end))
         current = pool.get(key)
         if current is None or (current.document_id and f.decimals > current.fact.decimals):
-            pool[key] = _Pick(f, item.document_id)
+            pool[key] = _Pick(f, item.document_id, item.published_at)
     return pool
 
 
@@ -100,6 +102,8 @@ def quarters_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Conte
             picked = [p for p in parts if p is not None]
             if total.document_id and all(p.document_id for p in picked):
                 break  # nothing from this document: checked when those were loaded
+            if not completes(ctx, [(p.published_at, p.document_id) for p in [total, *picked]]):
+                break  # stored with the last published of its documents
             out.rows.append(_quarters_row(name, metric, total, picked))
             break
     return out
@@ -129,6 +133,8 @@ def cross_source_facts_rule(
         theirs = item.fact
         if theirs is None or theirs.key not in mine:
             continue
+        if not completes(ctx, [(item.published_at, item.document_id)]):
+            continue  # stored with the later published of the two
         f = mine[theirs.key]
         if f.unit != theirs.unit:
             continue
@@ -152,7 +158,7 @@ def cross_source_dividend_rule(
     out = RuleOutput([], [])
     for item in ctx.companions:
         theirs = item.dividend
-        if theirs is None:
+        if theirs is None or not completes(ctx, [(item.published_at, item.document_id)]):
             continue
         for d in ctx.dividends:
             if not _same_dividend(d, theirs):

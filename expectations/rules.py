@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
@@ -33,6 +33,7 @@ class Sourced:
     document_id: str
     fact: Fact | None = None
     dividend: Dividend | None = None
+    published_at: datetime | None = None  # when the document was published, if known
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,7 @@ class Context:
 
     document_id: str = ""
     kind: str = ""  # DocKind value; "" when unknown
+    published_at: datetime | None = None  # this document's; None when unknown
     guidance: tuple[Guidance, ...] = ()
     dividends: tuple[Dividend, ...] = ()
     usd_rate: Decimal | None = None  # RMB per USD of the convenience column
@@ -74,6 +76,20 @@ class Context:
             statements_known=bool(extraction.rows or extraction.refused)
             or not any(f.origin == Origin.TABLE for f in extraction.facts),
         )
+
+
+def completes(ctx: Context, others: Iterable[tuple[datetime | None, str]]) -> bool:
+    """True when this document is the last published of the documents a cross-document row
+    compares (ties: by document id): the row is stored with that document, whatever order the
+    documents were validated in (tasks/settle.py re-checks it when an earlier one arrives).
+    Unknown publication times (a document checked by hand) never withhold a row."""
+    if ctx.published_at is None:
+        return True
+    mine = (ctx.published_at, ctx.document_id)
+    return all(
+        not document or document == ctx.document_id or when is None or (when, document) < mine
+        for when, document in others
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from prefect import get_run_logger
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
-from tasks import extract, fetch, load, validate
+from tasks import extract, fetch, load, settle, validate
 from tasks.core.enums import SourceName, Status
 from tasks.core.errors import RefusedFileError, one_line
 from tasks.core.records import (
@@ -58,9 +59,26 @@ def process_batch(job: Job, batch: Sequence[Claimed]) -> None:
     if len({issuer.ticker for issuer, _, _ in batch}) != len(batch):
         raise ValueError("a batch holds one document per issuer")  # each sees the one before
     read = [item for item in (_extract(job, *claimed) for claimed in batch) if item]
+    loaded = []
     for (issuer, document_id, extraction), checks in zip(read, _validate(job, read), strict=True):
-        if checks is not None:
-            _load(job, issuer, document_id, extraction, checks)
+        if checks is not None and _load(job, issuer, document_id, extraction, checks):
+            loaded.append((issuer.ticker, document_id))
+    _settle(job, loaded)
+
+
+def _settle(job: Job, loaded: list[tuple[str, str]]) -> None:
+    """Cross-document checks the loads completed (tasks/settle.py)."""
+    if not loaded:
+        return
+    docs = Path(job.summary.data_docs_dir) if job.summary.data_docs_dir else None
+    try:
+        raised = settle.settle_task(job.engine, loaded, docs, job.reading.catalog_dir)
+    except Exception as exc:  # noqa: BLE001 - the documents are loaded; say it in one line
+        job.summary.failed.append(f"cross-document checks not settled: {one_line(exc)}")
+        get_run_logger().warning("cross-document checks not settled: %s", one_line(exc))
+        return
+    job.summary.raised_ids += raised
+    job.summary.alerts_raised = len(job.summary.raised_ids)
 
 
 def _extract(
@@ -128,7 +146,7 @@ def _load(
     document_id: str,
     extraction: Extraction,
     checks: list[ValidationResult],
-) -> None:
+) -> bool:
     log = get_run_logger()
     failed = sum(1 for c in checks if not c.success)
     log.info("%s: validated, %d passed, %d failed", document_id, len(checks) - failed, failed)
@@ -136,12 +154,13 @@ def _load(
         counts = load.load_task(job.engine, document_id, extraction, checks, issuer.ticker)
     except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others
         _failed(job, document_id, exc)
-        return
+        return False
     log.info("%s: %s, %d new facts", document_id, counts.status.value, counts.facts_inserted)
     created = counts.alerts  # raised in the load's transaction: all or nothing
     log.info("%s: %d alert(s) raised", document_id, len(created))
     quarantined = counts.status is Status.QUARANTINED
     job.summary.add_document(document_id, counts.facts_inserted, checks, quarantined, created)
+    return True
 
 
 def _copy(job: Job, document_id: str, line: str) -> None:

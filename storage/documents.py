@@ -7,6 +7,7 @@ Set-based and idempotent: recording a document twice changes nothing. Functions 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
@@ -242,3 +243,14 @@ def same_file_documents(
         .order_by(documents.c.document_id)
     )
     return [(r.document_id, r.status) for r in rows]
+
+
+def published_times(conn: Connection, document_ids: Iterable[str]) -> dict[str, datetime]:
+    """When each of the documents was published (the ones recorded)."""
+    ids = sorted(set(document_ids))
+    if not ids:
+        return {}
+    stmt = select(documents.c.document_id, documents.c.published_at).where(
+        documents.c.document_id.in_(ids)
+    )
+    return {r.document_id: r.published_at for r in conn.execute(stmt)}

@@ -53,6 +53,16 @@ def document_alerts(
     return alerts.add_alerts(conn, linked_alerts(conn, found))
 
 
+def settled_alerts(
+    conn: Connection, issuer: str, document_id: str, checks: Sequence[ValidationResult]
+) -> list[str]:
+    """In the settling transaction (tasks/settle.py): alert the failed cross-document checks
+    of a document (a finding alerted before is not raised again); returns the ids created."""
+    return alerts.add_alerts(
+        conn, linked_alerts(conn, data_quality_alerts(issuer, document_id, checks))
+    )
+
+
 def check_alerts(
     engine: Engine, issuer: str, document_id: str, checks: Sequence[ValidationResult]
 ) -> list[str]:

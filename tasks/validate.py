@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from pathlib import Path
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from expectations import builders, describe, runner
 from expectations.rules import Context, Sourced
@@ -68,11 +68,12 @@ class Subject:
 
 
 def validate_many(
-    subjects: Sequence[Subject], docs_site: Path | None = None
+    subjects: Sequence[Subject], docs_site: Path | None = None, only: Collection[str] = ()
 ) -> list[list[ValidationResult]]:
-    """:func:`validate_facts` for many documents in one GX run of the suites
-    (``runner.run_batch``); each document's results come from its own rows only."""
+    """:func:`validate_facts` for many documents in one GX run of the suites (``only``: of
+    those named), ``runner.run_batch``; each document's results come from its own rows only."""
     specs = [s for s in runner.suite_specs() if not s.meta.get(AUDITED_FILING)]
+    specs = [s for s in specs if not only or s.name in only]
     check_names = {name for spec in specs for name, _ in spec.checks}
     prepared = []
     for subject in subjects:
@@ -132,21 +133,30 @@ def gather_context(
 ) -> Context:
     """What the warehouse knows that this document is checked against."""
     with engine.begin() as conn:
-        info = documents.document_info(conn, document_id)
-        prior: list[tuple[str, Fact]] = []
-        if facts:
-            ends = [f.period_end for f in facts]
-            since = min(ends) - timedelta(days=_PRIOR_DAYS)
-            prior = facts_store.prior_facts(conn, info.issuer, document_id, since, max(ends))
-        companions = quality.companion_documents(conn, info)
-        their_facts = facts_store.stored_facts(conn, companions)
-        their_dividends = quality.stored_dividends(conn, companions)
+        return context_on(conn, document_id, facts, extraction)
+
+
+def context_on(
+    conn: Connection, document_id: str, facts: Sequence[Fact], extraction: Extraction | None = None
+) -> Context:
+    """:func:`gather_context` inside the caller's transaction."""
+    info = documents.document_info(conn, document_id)
+    prior: list[tuple[str, Fact]] = []
+    if facts:
+        ends = [f.period_end for f in facts]
+        since = min(ends) - timedelta(days=_PRIOR_DAYS)
+        prior = facts_store.prior_facts(conn, info.issuer, document_id, since, max(ends))
+    companions = quality.companion_documents(conn, info)
+    their_facts = facts_store.stored_facts(conn, companions)
+    their_dividends = quality.stored_dividends(conn, companions)
+    when = documents.published_times(conn, [document_id, *(d for d, _ in prior), *companions])
     own = Context.of_extraction(document_id, extraction) if extraction else None
     return replace(
         own or Context(document_id=document_id, kind=info.kind),
-        prior=tuple(Sourced(d, fact=f) for d, f in prior),
-        companions=tuple(Sourced(d, fact=f) for d, f in their_facts)
-        + tuple(Sourced(d, dividend=v) for d, v in their_dividends),
+        published_at=when.get(document_id),
+        prior=tuple(Sourced(d, fact=f, published_at=when.get(d)) for d, f in prior),
+        companions=tuple(Sourced(d, fact=f, published_at=when.get(d)) for d, f in their_facts)
+        + tuple(Sourced(d, dividend=v, published_at=when.get(d)) for d, v in their_dividends),
     )
 
 

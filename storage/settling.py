@@ -1,0 +1,78 @@
+"""What settling cross-document checks reads: which documents a load may have completed a
+check for, and a document's stored results (``tasks/settle.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Connection
+
+from storage.mapping import result_from_row, result_row
+from storage.quality import status_after_validation
+from storage.schema import documents, validation_results
+from storage.sql import utcnow
+from tasks.core.enums import SourceName, Status
+from tasks.core.records import ValidationResult, quarantine_required
+
+# A document's cross-period checks read figures of periods ending up to 400 days before its
+# own (tasks/validate.py): a document published more than two years later never reads ours.
+LATER = timedelta(days=800)
+_VALIDATED = (Status.LOADED.value, Status.VALIDATED.value, Status.QUARANTINED.value)
+
+
+def settle_targets(conn: Connection, document_ids: Sequence[str]) -> list[tuple[str, str]]:
+    """(issuer, document) of each document given and of its issuer's validated releases
+    published after it (within two years), oldest first; audited XBRL filings left out."""
+    d = documents.c
+    loaded = conn.execute(
+        select(d.document_id, d.issuer, d.published_at).where(
+            d.document_id.in_(sorted(set(document_ids))), d.status.in_(_VALIDATED)
+        )
+    ).all()
+    found = {(r.issuer, r.document_id): r.published_at for r in loaded}
+    for row in loaded:
+        later = select(d.document_id, d.issuer, d.published_at).where(
+            d.issuer == row.issuer,
+            d.source != SourceName.XBRL.value,
+            d.status.in_(_VALIDATED),
+            d.published_at > row.published_at,
+            d.published_at <= row.published_at + LATER,
+        )
+        found.update({(r.issuer, r.document_id): r.published_at for r in conn.execute(later)})
+    return sorted(found, key=lambda key: (found[key], key[1]))
+
+
+def document_results(conn: Connection, document_id: str) -> list[ValidationResult]:
+    """Every stored validation result of a document."""
+    t = validation_results
+    rows = conn.execute(select(t).where(t.c.document_id == document_id).order_by(t.c.result_id))
+    return [result_from_row(r) for r in rows]
+
+
+def replace_suite_results(
+    conn: Connection,
+    document_id: str,
+    suites: Sequence[str],
+    results: Sequence[ValidationResult],
+    every: Sequence[ValidationResult],
+) -> Status:
+    """Replace the document's results of ``suites`` by ``results`` and set its status from
+    ``every`` result it now has (the one rule: ``status_after_validation``)."""
+    now = utcnow()
+    quarantine = quarantine_required(every)
+    values = status_after_validation(document_id, every, quarantine=quarantine)
+    stmt = (
+        update(documents)
+        .where(documents.c.document_id == document_id)
+        .values(updated_at=now, **values)
+        .returning(documents.c.status)
+    )
+    status = conn.execute(stmt).scalar_one()
+    t = validation_results
+    conn.execute(delete(t).where(t.c.document_id == document_id, t.c.suite.in_(list(suites))))
+    rows = [{**result_row(r, None, now), "document_id": document_id} for r in results]
+    if rows:
+        conn.execute(t.insert(), rows)
+    return Status(status)
