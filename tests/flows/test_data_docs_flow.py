@@ -13,6 +13,10 @@ from tasks.sources.replay import default_archive_root
 
 ARCHIVE = default_archive_root()
 EXHIBITS = sorted((ARCHIVE / "sec/0001741530").glob("*/*ex99*.htm"))[:2]
+# QFIN's FY2024 results announcement as text: a release the exhibits above are not
+ANOTHER = (
+    Path(__file__).resolve().parents[1] / "fixtures/seeds/hkex_03660_2025-03-17_q4-2024-results.txt"
+)
 
 
 @pytest.fixture
@@ -35,9 +39,10 @@ def builds(monkeypatch):
 
 
 def _another_copy(tmp_path, tag):
-    """The first exhibit as a new document (other bytes, other name): ingested, not a repeat."""
-    copy = tmp_path / f"copy-{tag}.htm"
-    copy.write_bytes(EXHIBITS[0].read_bytes() + f"<!-- {tag} -->".encode())
+    """A release the first run did not load, as a file of its own: ingested, not a repeat
+    (a copy of a loaded one is recognised as that release and not loaded again)."""
+    copy = tmp_path / f"copy-{tag}.txt"
+    copy.write_bytes(ANOTHER.read_bytes() + f"\n{tag}\n".encode())
     return str(copy)
 
 

@@ -36,6 +36,16 @@ def loaded(monkeypatch, tmp_path, db_url):
     engine.dispose()
 
 
+@pytest.fixture
+def empty(monkeypatch, tmp_path, db_url):
+    """A warehouse holding nothing yet (files dropped by hand need no source)."""
+    monkeypatch.setenv("FILINGS_DATABASE_URL", db_url)
+    monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
+    engine = db.make_engine(db_url)
+    yield engine
+    engine.dispose()
+
+
 def _state(engine):
     with engine.connect() as conn:
         counts = table_counts(conn)
@@ -65,20 +75,33 @@ def test_reingesting_a_loaded_release_changes_no_row_and_raises_no_alert(loaded,
     assert _state(loaded) == before
 
 
-def test_an_old_release_under_another_name_keeps_its_own_date(loaded, tmp_path):
+def test_an_old_release_under_another_name_is_the_one_held(loaded, tmp_path):
     before = _state(loaded)
+    older = tmp_path / "qfin_q4_2023_release.htm"  # other bytes, another name
+    older.write_bytes(Q4_2023_EX99.read_bytes() + b"\n<!-- another copy -->\n")
+
+    summary = ingest_local(paths=[str(older)])
+
+    assert summary.ok and summary.new == 0 and summary.ingested == 0, summary.render()
+    assert summary.already_stored == [
+        f"{older.name}: already in the warehouse as sec:0001104659-24-032436 "
+        "(the same release: 260 of its 260 figures printed the same)"
+    ]
+    assert _state(loaded) == before  # facts_latest did not go back to older figures
+
+
+def test_a_release_keeps_its_dateline(empty, tmp_path):
     older = tmp_path / "qfin_q4_2023_release.htm"
     older.write_bytes(Q4_2023_EX99.read_bytes() + b"\n<!-- another copy -->\n")
 
     summary = ingest_local(paths=[str(older)])
 
     assert summary.new == 1, summary.render()
-    with loaded.connect() as conn:
+    with empty.connect() as conn:
         published = conn.execute(
             text("select published_on from documents where source = 'local'")
         ).scalar_one()
     assert str(published) == "2024-03-12"  # its dateline, not today
-    assert _state(loaded)[1] == before[1]  # facts_latest did not go back to older figures
 
 
 def test_a_foreign_document_is_refused_and_nothing_is_stored(loaded):
@@ -92,11 +115,11 @@ def test_a_foreign_document_is_refused_and_nothing_is_stored(loaded):
     assert _state(loaded) == before
 
 
-def test_published_date_given_by_hand_wins(loaded, tmp_path):
+def test_published_date_given_by_hand_wins(empty, tmp_path):
     copy = tmp_path / "undated.htm"
     copy.write_bytes(Q4_2023_EX99.read_bytes() + b"<!-- x -->")
     ingest_local(paths=[str(copy)], published=date(2024, 3, 13))
-    with loaded.connect() as conn:
+    with empty.connect() as conn:
         published = conn.execute(
             text("select published_on from documents where source = 'local'")
         ).scalar_one()
