@@ -4,6 +4,7 @@ comparative columns, are not. One class per pair of documents."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from tasks.core import releases
@@ -50,6 +51,16 @@ class TestFY2024ResultsBesideFY2023:
     def test_a_year_later_is_another_release(self) -> None:
         ours, theirs = _facts(HK_FY2024), _facts(Q4_2023)
         assert releases.shared(ours, theirs)[0] > 0  # FY2023 comparatives printed again
+        assert not releases.is_same_release(ours, theirs)
+
+
+class TestQ4_2023ReleaseWithOneFigureChanged:
+    def test_a_corrected_version_is_not_a_copy(self) -> None:
+        theirs = _facts(Q4_2023)
+        first = theirs[0]
+        ours = (replace(first, value=first.value + 1), *theirs[1:])
+        assert releases.shared(ours, theirs) == (259, 260)
+        assert releases.contradicted(ours, theirs) == 1
         assert not releases.is_same_release(ours, theirs)
 
 

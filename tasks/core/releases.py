@@ -32,7 +32,15 @@ def shared(ours: Iterable[Fact], theirs: Iterable[Fact]) -> tuple[int, int]:
     return len(mine & figures(theirs)), len(mine)
 
 
+def contradicted(ours: Iterable[Fact], theirs: Iterable[Fact]) -> int:
+    """Figures of ours that theirs prints otherwise (same metric, period and unit)."""
+    printed = {f[:4]: f[4] for f in figures(theirs)}
+    return sum(1 for f in figures(ours) if f[:4] in printed and printed[f[:4]] != f[4])
+
+
 def is_same_release(ours: Iterable[Fact], theirs: Iterable[Fact]) -> bool:
-    """True when nearly every figure of ours is printed, the same, in theirs."""
+    """True when nearly every figure of ours is printed, the same, in theirs, and none
+    otherwise: a corrected or altered version is another document, never dropped."""
+    ours, theirs = list(ours), list(theirs)
     same, total = shared(ours, theirs)
-    return total >= MIN_FIGURES and same >= SHARE * total
+    return total >= MIN_FIGURES and same >= SHARE * total and not contradicted(ours, theirs)
