@@ -3,7 +3,8 @@
 ``python -m benchmarks.stages [--batch 16]`` reads the bundled results documents (two QFIN
 6-K exhibits, one HKEx results PDF), then prints per document: extraction, validation alone
 (one GX run of the suites per document, as before #24) and validation in a batch of
-``--batch`` documents (one GX run for all, ``tasks.validate.validate_many``), CPU seconds
+``--batch`` documents (one GX run for all, ``tasks.validate.validate_many``), and the
+cross-document suites run again on that batch (what settling after a load adds), CPU seconds
 beside wall seconds. The floor printed beside them is Great Expectations' fixed cost: one run
 of every suite on an empty document, what a batch pays once instead of per document. The
 load average is printed: wall seconds move with it, CPU seconds much less.
@@ -20,6 +21,7 @@ from typing import Any
 
 from expectations.rules import Context
 from tasks.extract import extract_file, load_catalog
+from tasks.settle import cross_document_suites
 from tasks.sources.replay import default_archive_root
 from tasks.validate import Subject, validate_many
 
@@ -73,6 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     extraction = sum(c for _, c in extracted) / len(extracted)
     print(f"extraction + batched validation: {extraction + cpu / n:.3f} s CPU per document")
+    # settling after a load runs the cross-document suites again (tasks/settle.py)
+    _, settle_cpu, settle_wall = _timed(lambda: validate_many(batch, only=cross_document_suites()))
+    print(
+        f"settling, cross-document suites again in a batch of {n}: {settle_cpu / n:6.3f} s CPU "
+        f"{settle_wall / n:6.3f} s wall per document"
+    )
     print(f"after: load average {os.getloadavg()[0]:.2f}")
     return 0
 

@@ -37,7 +37,7 @@ def settle_targets(conn: Connection, document_ids: Sequence[str]) -> list[tuple[
             d.issuer == row.issuer,
             d.source != SourceName.XBRL.value,
             d.status.in_(_VALIDATED),
-            d.published_at > row.published_at,
+            d.published_at >= row.published_at,  # a tie: completes() orders by id
             d.published_at <= row.published_at + LATER,
         )
         found.update({(r.issuer, r.document_id): r.published_at for r in conn.execute(later)})

@@ -166,8 +166,12 @@ def _check(
 
 
 def _alert(engine: Engine, ticker: str) -> list[str]:
-    """Restatement alerts for contradicted figures; keep accuracy, alert a drop."""
+    """Restatement alerts for contradicted figures; keep accuracy, alert a drop. Nothing
+    while another run still processes the issuer's documents: an alert names the releases
+    it compared, which that run may be loading; the run that loads last raises them."""
     with engine.connect() as conn:
+        if claims.in_flight(conn, ticker, fetch.utcnow()):
+            return []
         found: list[NewAlert] = audited_alerts(store.comparisons(conn, ticker))
     # Two runs auditing at once would each find the measure changed and keep it twice; one
     # auditing while another still loads the issuer's documents would keep a passing state.
