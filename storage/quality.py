@@ -104,10 +104,14 @@ def store_results(
     results: Sequence[ValidationResult],
     *,
     quarantine: bool,
+    suites: Sequence[str] = (),
+    kept: Sequence[ValidationResult] = (),
 ) -> Status:
-    """Replace the document's validation results and set its status from them (revalidation)."""
+    """Replace the document's validation results and set its status from them (revalidation).
+    With ``suites``, only those suites' results are replaced; ``kept`` are its other results,
+    which its status comes from too (settling cross-document checks)."""
     now = utcnow()
-    values = status_after_validation(document_id, results, quarantine=quarantine)
+    values = status_after_validation(document_id, [*kept, *results], quarantine=quarantine)
     stmt = (
         update(documents)
         .where(documents.c.document_id == document_id)
@@ -117,7 +121,10 @@ def store_results(
     status = conn.execute(stmt).scalar_one_or_none()
     if status is None:
         raise UnknownDocumentError(f"unknown document {document_id!r}: check the id in documents")
-    conn.execute(delete(validation_results).where(validation_results.c.document_id == document_id))
+    replaced = validation_results.c.document_id == document_id
+    if suites:
+        replaced &= validation_results.c.suite.in_(list(suites))
+    conn.execute(delete(validation_results).where(replaced))
     rows = [{**result_row(r, None, now), "document_id": document_id} for r in results]
     if rows:
         conn.execute(validation_results.insert(), rows)

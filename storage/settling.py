@@ -6,15 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from storage.mapping import result_from_row, result_row
-from storage.quality import status_after_validation
+from storage.mapping import result_from_row
 from storage.schema import documents, validation_results
-from storage.sql import utcnow
 from tasks.core.enums import SourceName, Status
-from tasks.core.records import ValidationResult, quarantine_required
+from tasks.core.records import ValidationResult
 
 # A document's cross-period checks read figures of periods ending up to 400 days before its
 # own (tasks/validate.py): a document published more than two years later never reads ours.
@@ -49,30 +47,3 @@ def document_results(conn: Connection, document_id: str) -> list[ValidationResul
     t = validation_results
     rows = conn.execute(select(t).where(t.c.document_id == document_id).order_by(t.c.result_id))
     return [result_from_row(r) for r in rows]
-
-
-def replace_suite_results(
-    conn: Connection,
-    document_id: str,
-    suites: Sequence[str],
-    results: Sequence[ValidationResult],
-    every: Sequence[ValidationResult],
-) -> Status:
-    """Replace the document's results of ``suites`` by ``results`` and set its status from
-    ``every`` result it now has (the one rule: ``status_after_validation``)."""
-    now = utcnow()
-    quarantine = quarantine_required(every)
-    values = status_after_validation(document_id, every, quarantine=quarantine)
-    stmt = (
-        update(documents)
-        .where(documents.c.document_id == document_id)
-        .values(updated_at=now, **values)
-        .returning(documents.c.status)
-    )
-    status = conn.execute(stmt).scalar_one()
-    t = validation_results
-    conn.execute(delete(t).where(t.c.document_id == document_id, t.c.suite.in_(list(suites))))
-    rows = [{**result_row(r, None, now), "document_id": document_id} for r in results]
-    if rows:
-        conn.execute(t.insert(), rows)
-    return Status(status)

@@ -22,7 +22,7 @@ from expectations import runner
 from storage import db, quality, settling
 from storage import facts as facts_store
 from tasks.alert import settled_alerts
-from tasks.core.records import ValidationResult
+from tasks.core.records import ValidationResult, quarantine_required
 from tasks.extract import declared_rules
 from tasks.stage_task import StageTask
 from tasks.validate import Subject, context_on, validate_many
@@ -75,7 +75,10 @@ def _store(
     kept = [r for r in before if r.suite not in suites]
     if _same(before, kept + results):
         return []
-    settling.replace_suite_results(conn, document_id, suites, results, kept + results)
+    quarantine = quarantine_required([*kept, *results])
+    quality.store_results(
+        conn, document_id, results, quarantine=quarantine, suites=suites, kept=kept
+    )
     return settled_alerts(conn, issuer, document_id, results)
 
 
