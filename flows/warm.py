@@ -33,10 +33,12 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import PrefectFuture
 
 from flows import processing
+from flows.cli_common import line
 from tasks import extract, load
 from tasks.config import wiring
 from tasks.config.settings import Settings, load_settings
 from tasks.core import workers
+from tasks.core.errors import PipelineError
 from tasks.core.records import Issuer, StoredFile
 from tasks.runs import docs_sites
 from tasks.runs.summary import RunSummary
@@ -222,7 +224,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     """``python -m flows.warm [--limit N]``: one warm task worker."""
     parser = argparse.ArgumentParser(prog="python -m flows.warm", description=main.__doc__)
     parser.add_argument("--limit", type=int, default=1, help="task runs at once (one per core)")
-    serve(parser.parse_args(argv).limit)
+    limit = parser.parse_args(argv).limit
+    try:
+        serve(limit)
+    except KeyboardInterrupt:  # Ctrl-C or SIGINT: what it held, the runs take back
+        sys.exit(line("warm task worker stopped", "", 130))
+    except PipelineError as exc:  # a bad setting, an unreachable warehouse
+        sys.exit(line(str(exc), "", 1))
 
 
 if __name__ == "__main__":

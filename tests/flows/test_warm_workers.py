@@ -54,6 +54,9 @@ def pipeline_env(db_url: str, tmp_path: Path) -> Iterator[dict[str, str]]:
             "FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS": "0",
             "FILINGS_SEC_LIMITER": "local",
             "FILINGS_WARM_WORKERS": "true",
+            # the test reads the INFO lines each process prints (what it loaded, what it took
+            # back), whatever level the calling shell or an earlier test left set
+            "PREFECT_LOGGING_LEVEL": "INFO",
         }
 
 
@@ -129,6 +132,8 @@ def test_two_warm_workers_process_a_run(pipeline_env, db_url, tmp_path):
     # every document was processed on a worker, none in the run's own process
     assert logs.count(": loaded, ") + logs.count(": quarantined, ") == DOCUMENTS
     assert ": loaded, " not in (tmp_path / "run.log").read_text()
+    # stopped by SIGINT (Ctrl-C), each worker says so in one line
+    assert logs.count("error: warm task worker stopped") == 2 and "Traceback" not in logs
 
 
 @pytest.mark.timeout(1200)
@@ -145,7 +150,12 @@ def test_a_killed_worker_loses_nothing(pipeline_env, db_url, tmp_path):
     assert said["failed"] == [], log.read_text()[-3000:]
     # every document loaded once, whole: the same rows as an uninterrupted run
     assert _rows(db_url) == STORED
-    assert "were not processed there" in log.read_text()  # the run took the batch back
+    # the run took the batch back
+    assert "were not processed there" in log.read_text(), _logs(tmp_path, "run", "w1", "w2")
+
+
+def _logs(folder: Path, *names: str) -> str:
+    return "\n".join(f"--- {n}\n{(folder / f'{n}.log').read_text()[-2500:]}" for n in names)
 
 
 def _wait_for_claim_of(url: str, pid: int, run: subprocess.Popen[str]) -> None:

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-# Before Prefect is imported: its console handler binds to the first CliRunner stream, so
-# INFO records of later runs would hit a closed file.
-os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
-os.environ.setdefault("DO_NOT_TRACK", "1")
-os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+import pytest
+from sqlalchemy import select
+from typer.testing import CliRunner
 
-import pytest  # noqa: E402
-from sqlalchemy import select  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
-
-from flows.cli import app  # noqa: E402
-from storage import db  # noqa: E402
-from storage.schema import documents, releases  # noqa: E402
-from storage.views import FACTS_LATEST  # noqa: E402
+from flows.cli import app
+from storage import db
+from storage.schema import documents, releases
+from storage.views import FACTS_LATEST
 from tasks.sources.replay import default_archive_root
 
 ARCHIVE = default_archive_root()
