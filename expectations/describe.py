@@ -40,10 +40,11 @@ def check_result(outcome: Outcome, checks: IdentityChecks) -> ValidationResult:
 
 
 def describe_row(row: CheckRow) -> str:
-    """``subject: lhs-label X vs rhs-label Y (diff D, tolerance T)``."""
+    """``subject[ in USD]: lhs-label X vs rhs-label Y (diff D, tolerance T)``."""
     relation = "must not exceed" if row.one_sided else "vs"
+    subject = f"{row.period} in {row.unit}" if row.unit else row.period
     return (
-        f"{row.period}: {row.lhs_label} {_fmt(row.lhs)} {relation} {row.rhs_label} "
+        f"{subject}: {row.lhs_label} {_fmt(row.lhs)} {relation} {row.rhs_label} "
         f"{_fmt(row.rhs)} (diff {_fmt(row.gap)}, tolerance {_fmt(row.tolerance)})"
     )
 

@@ -17,6 +17,7 @@ from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
 from tasks.core.enums import RESULTS_KINDS, Basis, Origin
+from tasks.core.metrics import MetricDef, metrics
 from tasks.core.precision import half_unit, select_stored_facts
 from tasks.core.records import Dividend, Extraction, Fact, Guidance, UnmappedRow
 from tasks.core.rowrecords import RefusedRow, StatementRow
@@ -114,6 +115,7 @@ class CheckRow:
     tolerance: Decimal
     figures: tuple[Figure, ...] = ()
     one_sided: bool = False
+    unit: str = ""  # the figures' currency when not their metrics' usual one (a USD statement)
 
     @property
     def gap(self) -> Decimal:
@@ -189,10 +191,25 @@ def identity_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Conte
         rhs = _side([(c, present[m]) for c, m in rhs_terms])
         row = CheckRow(
             name, period_label(key), lhs[0], lhs[1], rhs[0], rhs[1], lhs[2] + rhs[2],
-            _figures(present[m] for m in metrics),
+            _figures(present[m] for m in metrics), unit=unusual_currency(present.values()),
         )  # fmt: skip
         out.rows.append(row)
     return out
+
+
+def metric_def(fact: Fact) -> MetricDef | None:
+    return metrics().get(fact.metric)
+
+
+def unusual_currency(facts: Iterable[Fact]) -> str:
+    """The one currency of these facts when it is not their metrics' registered one ("USD"
+    for a US issuer's balance sheet); "" when it is, or when they mix currencies."""
+    units = {f.unit.partition("/")[0] for f in facts}
+    usual = {registered.unit.partition("/")[0] for f in facts if (registered := metric_def(f))}
+    if len(units) != 1 or units == usual:
+        return ""
+    (unit,) = units
+    return unit if len(unit) == 3 and unit.isupper() else ""
 
 
 def _complete(

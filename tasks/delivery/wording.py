@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
@@ -11,7 +12,7 @@ from tasks.core.metrics import metrics
 from tasks.core.readouts import Report
 from tasks.parsers.narrative import period_words
 
-_CURRENCY = {"CNY": "RMB", "CNY/share": "RMB", "CNY/ADS": "RMB", "USD": "US$"}
+_CURRENCY = {"CNY": "RMB", "USD": "US$", "HKD": "HK$"}  # per share and per ADS alike
 
 
 def period_label(start: date | None, end: date) -> str:
@@ -45,7 +46,7 @@ def amount(value: Decimal, unit: str, decimals: int | None = None) -> str:
     """RMB1,798.8m (to the precision printed), 3.35%, 241,400,000 count."""
     if unit == "percent":
         return f"{value.normalize():f}%"
-    prefix = _CURRENCY.get(unit)
+    prefix = _CURRENCY.get(unit.partition("/")[0])
     if prefix is None:
         return f"{value.normalize():,f} {unit}"
     if abs(value) < 1_000_000:
@@ -85,7 +86,7 @@ def exact(value: Decimal | None) -> str | None:
 
 def guidance_range(low: Decimal | None, high: Decimal | None, unit: str) -> str:
     """'RMB1.50–1.60bn' (billions to at least two places), or one bound."""
-    prefix = _CURRENCY.get(unit)
+    prefix = _CURRENCY.get(unit.partition("/")[0])
     if prefix is None:
         parts = [amount(v, unit) for v in (low, high) if v is not None]
         return "–".join(parts)
@@ -111,6 +112,8 @@ _JARGON = re.compile(
     r"(?::\s*)?[\w ]+ -?[\d.]+ must not (?:exceed|be below) allowed -?[\d.]+ \([^)]*\)"
 )
 _DIFF = re.compile(r"\(diff (-?[\d.]+), tolerance (-?[\d.]+)\)")
+_IN_CURRENCY = re.compile(r"^[^:]* in ([A-Z]{3}):")  # "2024-11-02 in USD: ..." (describe_row)
+_METRIC_ID = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 _FIGURE = re.compile(r"\b([a-z][a-z0-9_]*[a-z0-9]) (-?\d+(?:\.\d+)?)\b")
 
 
@@ -124,13 +127,26 @@ def plain_findings(observed: str) -> list[str]:
         text = part.strip(" ;:")
         text = _DIFF.sub(lambda m: f"(they differ by {_number(m[1])}, rounding allows "
                          f"{_number(m[2])})", text)  # fmt: skip
-        text = _FIGURE.sub(_labelled, text)
+        named = _IN_CURRENCY.match(text)
+        text = _FIGURE.sub(functools.partial(_labelled, currency=named and named[1]), text)
+        text = _METRIC_ID.sub(_named, text)  # the terms of a sum: "total_liabilities + ..."
         if text and text not in found:
             found.append(text)
     return found
 
 
-def _labelled(match: re.Match[str]) -> str:
+def _named(match: re.Match[str]) -> str:
+    return _label_of(match[0]) if match[0] in metrics() else match[0]
+
+
+def _label_of(metric: str) -> str:
+    label = metric_label(metric)
+    return label.capitalize() if label.isupper() else label
+
+
+def _labelled(match: re.Match[str], currency: str | None) -> str:
+    """``metric 123`` as its label and amount, in ``currency`` when the finding names one
+    (a USD balance sheet's total assets are not RMB, whatever the metric's usual unit)."""
     found = metrics().get(match[1])
     if found is None:
         return match[0]
@@ -138,8 +154,10 @@ def _labelled(match: re.Match[str]) -> str:
         value = Decimal(match[2])
     except InvalidOperation:
         return match[0]
-    label = metric_label(match[1])
-    return f"{label.capitalize() if label.isupper() else label} {amount(value, found.unit)}"
+    unit = found.unit
+    if currency and unit.partition("/")[0] in _CURRENCY:
+        unit = currency + unit[3:]
+    return f"{_label_of(match[1])} {amount(value, unit)}"
 
 
 def _number(text: str) -> str:
