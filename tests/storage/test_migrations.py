@@ -85,6 +85,23 @@ def test_migrate_twice_is_a_no_op(engine: Engine) -> None:
         assert table_counts(conn) == before
 
 
+def test_this_codes_revision_is_alembics_head(engine: Engine) -> None:
+    assert db.code_revision() == HEAD
+    with engine.connect() as conn:
+        assert db.current_revision(conn) == _head(engine) == HEAD
+
+
+def test_a_warehouse_at_head_opens_without_importing_alembic(engine: Engine, db_url: str) -> None:
+    probe = (
+        "import sys; from storage import db; db.open_warehouse(sys.argv[1]).dispose(); "
+        "print('alembic' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, db_url], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.strip() == "False", done.stderr
+
+
 @pytest.mark.filterwarnings("ignore:.*expression-based index")
 def test_migrations_match_the_schema_module(engine: Engine) -> None:
     with engine.connect() as conn:
