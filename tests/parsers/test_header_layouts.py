@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from typing import ClassVar
 
 from tasks.core.records import Extraction
 from tasks.core.rowrecords import StatementKind
@@ -119,6 +120,41 @@ class TestSpanningGroupsInHtml:
         facts = _facts(result)
         assert facts[("total_net_revenue", date(2024, 1, 1), DEC24)] == Decimal(17166331000)
         assert facts[("income_tax_expense", *Q4_23)] == Decimal(223237000)
+
+
+class TestOneQuarterGroupOverThreeYearColumns:
+    """A first-quarter release: one "Three months ended March 31," spans 2023, 2024 and the
+    2024 USD column (EDGAR HTML with colspans, and the same as laid-out text)."""
+
+    years = "".join(f'<td colspan="2">{t}</td>' for t in ("2023", "2024", "2024"))
+    money = "".join(f'<td colspan="2">{t}</td>' for t in ("RMB", "RMB", "USD"))
+    html = f"""<html><body><p>{OPERATIONS}</p><p>{SCALE}</p><table>
+<tr><td></td><td colspan="6">Three months ended March 31,</td></tr>
+<tr><td></td>{years}</tr><tr><td></td>{money}</tr>
+<tr><td>Total net revenue</td>{_cells("4,164,147", "4,225,133", "585,178")}</tr>
+<tr><td>Income taxes expense</td>{_cells("(253,561)", "(249,876)", "(34,607)")}</tr>
+</table></body></html>"""
+    text = _table(
+        OPERATIONS,
+        SCALE,
+        "                              Three months ended March 31,",
+        "                              2023          2024          2024",
+        "                              RMB           RMB           USD",
+        "Total net revenue        4,164,147     4,225,133       585,178",
+        "Income taxes expense      (253,561)     (249,876)      (34,607)",
+    )
+    expected: ClassVar = {
+        ("Total net revenue", date(2023, 1, 1), date(2023, 3, 31)): Decimal(4164147000),
+        ("Total net revenue", date(2024, 1, 1), MAR24): Decimal(4225133000),
+        ("Income taxes expense", date(2023, 1, 1), date(2023, 3, 31)): Decimal(-253561000),
+        ("Income taxes expense", date(2024, 1, 1), MAR24): Decimal(-249876000),
+    }
+
+    def test_html_columns_are_the_two_quarters(self) -> None:
+        assert _rows(_read(self.html, "release.htm")) == self.expected
+
+    def test_laid_out_text_columns_are_the_two_quarters(self) -> None:
+        assert _rows(_read(self.text)) == self.expected
 
 
 class TestAmbiguousColumnRefused:
