@@ -11,8 +11,7 @@ last two figures are equal (net assets and total equity; total assets and total 
 and equity). A row that *must* be a total (unlabelled, or labelled total / net assets / 總額 /
 合計 ...) and is not proved is a disagreement: its printed figure and the nearest sum.
 
-Pure and standard library only: the statement gate (expectations/gate.py) judges with it and a
-column resolution can rank candidate readings by it (:func:`score`).
+Pure and standard library only: the statement gate (expectations/gate.py) judges with it.
 """
 
 from __future__ import annotations
@@ -108,14 +107,6 @@ def prove(lines: Iterable[Line], balance_sheet: bool = False) -> Proof:
         wrong.append(Disagreement(last.label, last.value, other.value, _slack([other, last])))
     judged = proved > 2 * len(wrong)
     return Proof(proved, len(failed), tuple(wrong) if judged else (), balanced)
-
-
-def score(readings: Sequence[Iterable[Line]]) -> list[int]:
-    """Rank candidate readings of the same rows (one column each): totals proved, less two per
-    total that does not prove, plus one when the last two figures agree. The highest is the
-    reading whose arithmetic holds."""
-    proofs = [prove(r) for r in readings]
-    return [p.proved - 2 * p.unproved + int(p.balanced) for p in proofs]
 
 
 def columns(rows: Iterable[StatementRow]) -> dict[str, list[Line]]:
