@@ -235,9 +235,13 @@ def ingest_local(
     archive = wiring.raw_archive(settings)
     clients = wiring.build_sources(settings)
     summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
+    job = processing.Job(
+        engine, clients, archive, summary, extract.Reading(catalog_dir=settings.catalog_dir)
+    )
+    configured = settings.issuers()
     progress.start(len(paths), "local files")
     for path in paths:
-        _ingest_file(engine, archive, clients, summary, Path(path), issuer, published)
+        _ingest_file(job, configured, Path(path), issuer, published)
         progress.advance(Path(path).name)
     summary.data_docs = build_run_docs(
         Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
@@ -249,17 +253,16 @@ def ingest_local(
 
 
 def _ingest_file(
-    engine: Engine,
-    archive: RawArchive,
-    clients: Sources,
-    summary: RunSummary,
+    job: processing.Job,
+    configured: Sequence[Issuer],
     path: Path,
     ticker: str | None,
     published: date | None,
 ) -> None:
+    engine, summary = job.engine, job.summary
     summary.take_up([str(path)])
     try:
-        checked = extract.inspect_local_file(path, load_settings().issuers(), ticker, published)
+        checked = extract.inspect_local_file(path, configured, ticker, published)
     except (PipelineError, OSError) as exc:
         summary.failed.append(one_line(exc) if isinstance(exc, OSError) else str(exc))
         return
@@ -268,8 +271,6 @@ def _ingest_file(
         summary.already_stored.append(f"{path.name}: already in the warehouse as {held}")
         get_run_logger().info("%s: already in the warehouse as %s; not loaded again", path, held)
         return
-    document_id = fetch.store_local_file(engine, archive, checked)
+    document_id = fetch.store_local_file(engine, job.archive, checked)
     summary.new += 1
-    reading = extract.Reading(catalog_dir=load_settings().catalog_dir)
-    job = processing.Job(engine, clients, archive, summary, reading)
     processing.process_batch(job, [(checked.issuer, document_id, None)])
