@@ -24,6 +24,18 @@ from storage.db import make_engine, migrate, normalize_url
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
+@pytest.fixture(autouse=True)
+def _environment_kept() -> Iterator[None]:
+    """Each test leaves the process environment as it found it: the command line sets
+    Prefect's variables before importing it (flows.startup), and a CLI test run in this
+    process would otherwise hand them to every later test's subprocesses."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def postgres_admin_url() -> str:
     """The server tests create their databases on."""
     return os.environ.get("FILINGS_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)

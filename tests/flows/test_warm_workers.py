@@ -40,9 +40,14 @@ STORED = (12, FACTS, 418, 10, 0)  # loaded documents, facts, results, alerts, cl
 
 @pytest.fixture
 def pipeline_env(db_url: str, tmp_path: Path) -> Iterator[dict[str, str]]:
+    # Prefect's and the pipeline's settings of this process are not theirs: an in-process CLI
+    # test may have set PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL=CRITICAL (the CLI's quiet
+    # console), and the test reads the lines each process prints
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "FILINGS_"))}
     with ReplayServer(default_archive_root()) as replay:
         yield {
-            **os.environ,
+            **inherited,
+            "PREFECT_HOME": str(tmp_path / "prefect"),
             "PREFECT_API_URL": PREFECT_API_URL.value(),
             "FILINGS_DATABASE_URL": db_url,
             "FILINGS_DATA_DIR": str(tmp_path / "data"),
@@ -54,8 +59,7 @@ def pipeline_env(db_url: str, tmp_path: Path) -> Iterator[dict[str, str]]:
             "FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS": "0",
             "FILINGS_SEC_LIMITER": "local",
             "FILINGS_WARM_WORKERS": "true",
-            # the test reads the INFO lines each process prints (what it loaded, what it took
-            # back), whatever level the calling shell or an earlier test left set
+            # the INFO lines it reads: what each process loaded, what the run took back
             "PREFECT_LOGGING_LEVEL": "INFO",
         }
 
