@@ -5,6 +5,7 @@ Dispatch is on content, not on the file name: ``%PDF`` -> pdf, HTML markup -> ht
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import tomllib
@@ -122,6 +123,14 @@ def _read_file(name: str, doc: ParsedDocument, catalog: LabelCatalog) -> Extract
 def parse_document(name: str, content: bytes) -> ParsedDocument:
     """Bytes -> tables and text, by content type; an empty file (zero bytes, or whitespace
     only) is refused, never read as a document with nothing in it."""
+    return _parsed(name, content)
+
+
+# The last file parsed is kept (its parse is immutable): a hand-dropped file is read to be
+# identified (by the command line before its flow, and in the flow) and then extracted, the
+# same bytes three times, parsed once. One entry: never more than one document's parse held.
+@functools.lru_cache(maxsize=1)
+def _parsed(name: str, content: bytes) -> ParsedDocument:
     if not content.strip():
         raise ParseError(f"{name}: empty file ({len(content)} bytes), nothing to read")
     if content.startswith(b"%PDF"):
