@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
@@ -37,11 +38,7 @@ class RawArchive:
         path = self._object(sha)
         if not self._fs.exists(path):
             self._fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
-            tmp = f"{path}.tmp"
-            # Write then rename so a crash never leaves a half object under the final name.
-            with self._fs.open(tmp, "wb") as handle:
-                handle.write(content)
-            self._fs.mv(tmp, path)
+            self._write(path, content)
             meta = {
                 "sha256": sha,
                 "url": url,
@@ -50,10 +47,18 @@ class RawArchive:
                 "headers": dict(headers),
             }
             self._fs.makedirs(f"{self._root}/meta", exist_ok=True)
-            with self._fs.open(f"{self._root}/meta/{sha}.json", "w") as handle:
-                json.dump(meta, handle, indent=1, sort_keys=True)
+            self._write(f"{self._root}/meta/{sha}.json", json.dumps(meta, indent=1, sort_keys=True))
         self._remember(url, sha)
         return sha
+
+    def _write(self, path: str, data: bytes | str) -> None:
+        """Write then rename, so a crash never leaves a half file under the final name; the
+        temporary name is this writer's own: two downloads of the same bytes at once (one
+        PDF listed under two issuers) each write their own and the last rename wins."""
+        tmp = f"{path}.{uuid.uuid4().hex}.tmp"
+        with self._fs.open(tmp, "wb") as handle:
+            handle.write(data.encode() if isinstance(data, str) else data)
+        self._fs.mv(tmp, path)
 
     def _url_key(self, url: str) -> str:
         return f"{self._root}/urls/{hashlib.sha256(url.encode()).hexdigest()}"
@@ -62,8 +67,7 @@ class RawArchive:
         if not url:
             return
         self._fs.makedirs(f"{self._root}/urls", exist_ok=True)
-        with self._fs.open(self._url_key(url), "w") as handle:
-            handle.write(sha)
+        self._write(self._url_key(url), sha)
 
     def lookup(self, url: str) -> str | None:
         """The sha256 of the object stored for ``url``, if it is still in the archive."""

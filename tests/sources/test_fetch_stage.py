@@ -162,6 +162,24 @@ class TestArchive:
         with engine.begin() as conn:
             assert sum(len(document_files(conn, d)) for d in _ids(conn)) == 12
 
+    def test_the_same_bytes_stored_at_once_from_many_downloads(self, tmp_path):
+        # one results PDF listed under two issuers: both downloads archive the same object at
+        # once (CI saw FileNotFoundError on the shared temporary file before)
+        archive = RawArchive(str(tmp_path / "archive"))
+        content = b"%PDF-1.7 " + bytes(range(256)) * 4096
+        for attempt in range(5):
+            body = content + str(attempt).encode()
+            with ThreadPoolExecutor(8) as pool:
+                shas = list(
+                    pool.map(
+                        lambda n, b=body: archive.put(b, url=f"https://x/{n}", headers={}),
+                        range(16),
+                    )
+                )
+            assert len(set(shas)) == 1 and archive.get(shas[0]) == body
+        leftovers = [p.name for p in (tmp_path / "archive").rglob("*.tmp")]
+        assert leftovers == []
+
     def test_index_page_is_revalidated_with_if_modified_since(self, engine, tmp_path, clock):
         builders.write_sec(tmp_path, builders.sec_filings(1))
         with ReplayServer(tmp_path) as server:
