@@ -118,4 +118,9 @@ class TestPostgresConnectionTerminated:
             assert fr.partial_documents(fr.per_document(warehouse), want_docs) == []
             rerun = fr.run(warehouse, services)
             assert rerun.returncode == 0 and not rerun.unhandled, rerun.stderr
-            assert differences(fr.warehouse_dump(warehouse), want) == []
+            got = fr.warehouse_dump(warehouse)
+        # when the terminated connection failed the run itself (not one document), its failure
+        # hook alerts it: once at most (CI saw it on a busy machine; a quiet one fails a task)
+        got, alerted_twice = without_failure_alerts(got, hit.returncode)
+        assert alerted_twice == 0
+        assert differences(got, want) == []
