@@ -15,18 +15,11 @@ from tasks.parsers import pdf
 from tasks.sources.replay import default_archive_root
 
 RESULTS_PDF = default_archive_root() / "hkex" / "03660" / "11480512.pdf"
-ISSUERS = """
-[[issuer]]
-ticker = "QFIN"
-name = "Qifu Technology, Inc."
-cik = "0001741530"
-hkex_code = "03660"
-"""
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_a_hand_dropped_pdf_is_parsed_once(configured_warehouse, monkeypatch, tmp_path):
-    configured_warehouse(ISSUERS)
+    configured_warehouse((default_archive_root() / "issuers.toml").read_text(encoding="utf-8"))
     dropped = tmp_path / RESULTS_PDF.name
     dropped.write_bytes(RESULTS_PDF.read_bytes())
     calls = []
