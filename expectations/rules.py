@@ -17,7 +17,7 @@ from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
 from tasks.core.enums import RESULTS_KINDS, Basis, Origin
-from tasks.core.metrics import MetricDef, metrics
+from tasks.core.metrics import metrics
 from tasks.core.precision import half_unit, select_stored_facts
 from tasks.core.records import Dividend, Extraction, Fact, Guidance, UnmappedRow
 from tasks.core.rowrecords import RefusedRow, StatementRow
@@ -197,15 +197,12 @@ def identity_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Conte
     return out
 
 
-def metric_def(fact: Fact) -> MetricDef | None:
-    return metrics().get(fact.metric)
-
-
 def unusual_currency(facts: Iterable[Fact]) -> str:
     """The one currency of these facts when it is not their metrics' registered one ("USD"
     for a US issuer's balance sheet); "" when it is, or when they mix currencies."""
     units = {f.unit.partition("/")[0] for f in facts}
-    usual = {registered.unit.partition("/")[0] for f in facts if (registered := metric_def(f))}
+    known = metrics()
+    usual = {known[f.metric].unit.partition("/")[0] for f in facts if f.metric in known}
     if len(units) != 1 or units == usual:
         return ""
     (unit,) = units
