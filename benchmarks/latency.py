@@ -1,5 +1,5 @@
-"""Publication to alert, with the ``watch`` deployment at its production interval (60 s) on
-a real Prefect server and process worker: p50, p95, max.
+"""Publication to alert, with the ``watch`` deployment as deployed (watching runs of 600 s
+reading the listings every 10 s) on a real Prefect server and process worker: p50, p95, max.
 
 A generated universe of N issuers (all configured, so every pass filters the listings) starts
 empty; QFIN (the universe's first issuer, whose label catalog ships with the package) then
@@ -24,7 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+import yaml
+from sqlalchemy import func, select
 
 from benchmarks.stack import (
     BIN,
@@ -38,13 +39,13 @@ from benchmarks.stack import (
     stop,
 )
 from storage import db
-from storage.schema import alert_events, documents
+from storage.schema import alert_events, documents, validation_results
 from tasks.sources.replay import ReplayServer
 from tasks.sources.replay_universe import Member, build_universe, publish
 
 POOL = "filings-process"
 DEPLOYMENTS = ("watch", "watch-ingest")
-STEPS = ("pass start", "pass end", "ingest start", "loaded", "alert")
+STEPS = ("ingest start", "validated", "alert")
 
 
 def _prefect(env: dict[str, str], *args: str) -> None:
@@ -52,12 +53,25 @@ def _prefect(env: dict[str, str], *args: str) -> None:
                    capture_output=True)  # fmt: skip
 
 
-def _done(url: str) -> dict[str, datetime]:
+def _done(url: str) -> set[str]:
+    """The documents processed to the end (loaded or quarantined)."""
     engine = db.make_engine(url)
     d = documents.c
     with engine.connect() as conn:
         rows = conn.execute(
-            select(d.document_id, d.updated_at).where(d.status.in_(["loaded", "quarantined"]))
+            select(d.document_id).where(d.status.in_(["loaded", "quarantined"]))
+        ).all()
+    engine.dispose()
+    return {doc for (doc,) in rows}
+
+
+def _validated(url: str) -> dict[str, datetime]:
+    """Document -> when its first validation result was stored (it is loaded with them)."""
+    engine = db.make_engine(url)
+    v = validation_results.c
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(v.document_id, func.min(v.validated_at)).group_by(v.document_id)
         ).all()
     engine.dispose()
     return {doc: when for doc, when in rows}
@@ -79,21 +93,25 @@ def _alerted(url: str, received: list[tuple[float, dict[str, Any]]]) -> dict[str
     return first
 
 
-def _publish(url: str, universe: Path, args: argparse.Namespace) -> dict[str, datetime]:
+def _publish(
+    url: str, universe: Path, args: argparse.Namespace
+) -> tuple[dict[str, datetime], list[tuple[str, ...]]]:
+    """Publish; return each document's publication time, and the documents of each release."""
     published: dict[str, datetime] = {}
+    releases: list[tuple[str, ...]] = []
     for q in range(args.count):
         now = datetime.now(UTC)
-        for doc in publish(universe, Member(0), q, now):
-            published[doc] = now
+        releases.append(tuple(publish(universe, Member(0), q, now)))
+        published |= dict.fromkeys(releases[-1], now)
         time.sleep(args.every * random.uniform(0.5, 1.5))
     deadline = time.monotonic() + args.drain
-    while time.monotonic() < deadline and not set(published) <= set(_done(url)):
+    while time.monotonic() < deadline and not set(published) <= _done(url):
         time.sleep(2)
     time.sleep(10)  # the last runs' alert deliveries
-    missing = sorted(set(published) - set(_done(url)))
+    missing = sorted(set(published) - _done(url))
     if missing:
         print(f"not loaded within {args.drain:.0f} s of the last publication: {missing}")
-    return published
+    return published, releases
 
 
 def _runs(api_url: str) -> dict[str, list[Any]]:
@@ -104,31 +122,32 @@ def _runs(api_url: str) -> dict[str, list[Any]]:
 
     found: dict[str, list[Any]] = {}
     with temporary_settings({PREFECT_API_URL: api_url}), get_client(sync_client=True) as client:
-        for name in DEPLOYMENTS:
+        for name in (*DEPLOYMENTS, None):  # None: the subflows (no deployment)
             runs: list[Any] = []
             while len(runs) % 200 == 0:  # the API's page is at most 200 runs
                 page = client.read_flow_runs(
-                    deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=[name])),
+                    deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=[name]))
+                    if name
+                    else None,
                     limit=200,
                     offset=len(runs),
                 )
                 runs += page
                 if not page:
                     break
-            found[name] = sorted((r for r in runs if r.start_time), key=lambda r: r.start_time)
+            started = (r for r in runs if r.start_time)
+            found[name or ""] = sorted(started, key=lambda r: r.start_time)
     return found
 
 
 def _steps(doc: str, at: datetime, runs: dict[str, list[Any]]) -> dict[str, datetime]:
-    """When the watch pass that saw the document started and ended, and its ingest started."""
+    """When the ingest run that processed the document started (a watching run's subflow, or
+    a ``watch-ingest`` run a one-pass run started)."""
     found: dict[str, datetime] = {}
-    seen = next((r for r in runs["watch"] if r.start_time >= at and r.end_time), None)
-    if seen is not None:
-        found["pass start"], found["pass end"] = seen.start_time, seen.end_time
     source = doc.split(":")[0]
     ingest = next(
-        (r for r in runs["watch-ingest"]
-         if r.start_time >= at and r.parameters.get("sources") == [source]),
+        (r for r in sorted(runs[""] + runs["watch-ingest"], key=lambda r: r.start_time)
+         if r.start_time >= at and source in (r.parameters.get("sources") or [])),
         None,
     )  # fmt: skip
     if ingest is not None:
@@ -153,19 +172,28 @@ def _line(label: str, took: list[float]) -> str:
 def _report(
     published: dict[str, datetime],
     steps: dict[str, dict[str, datetime]],
-    passes: list[float],
+    watching: list[Any],
+    releases: list[tuple[str, ...]],
     issuers: int,
 ) -> None:
-    if passes:
-        print(
-            f"watch passes completed {len(passes)}: fastest {passes[0]:.2f} s, "
-            f"median {statistics.median(passes):.2f} s, slowest {passes[-1]:.2f} s (flow-run time)"
-        )
+    print(f"watching runs: {len(watching)} (UTC)")
+    for r in watching:
+        end = r.end_time.strftime("%H:%M:%S") if r.end_time else "..."
+        print(f"  {r.name}: {r.start_time:%H:%M:%S} to {end}, {r.state_name}")
+    print("published (UTC): " + ", ".join(f"{at:%H:%M:%S}" for at in sorted(published.values())))
     print(f"documents published {len(published)}, issuers configured {issuers}")
     for step in STEPS:
         took = _took(step, published, steps)
         if took:
-            print(_line(f"publication -> {step}", took))
+            print(_line(f"publication -> {step} (per document)", took))
+    first = sorted(
+        min(alerted)
+        for docs in releases
+        if (alerted := [(steps[d]["alert"] - published[d]).total_seconds()
+                        for d in docs if "alert" in steps[d]])
+    )  # fmt: skip
+    if first:
+        print(_line("publication -> first alert about the release (its 6-K or PDF)", first))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -175,6 +203,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--count", type=int, default=20, help="publications (2 documents each)")
     parser.add_argument("--every", type=float, default=20.0, help="mean seconds between them")
     parser.add_argument("--drain", type=float, default=300.0)
+    parser.add_argument("--watch-seconds", type=int, help="watching runs' length and interval")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp, prefect_server(Path(tmp) / "prefect") as env:
         folder = Path(tmp)
@@ -190,32 +219,43 @@ def main(argv: list[str] | None = None) -> None:
             )
             worker_env["FILINGS_WEBHOOK_URL"] = hook
             _prefect(env, "work-pool", "create", POOL, "--type", "process")
-            deploy = ["--no-prompt", "deploy", "--prefect-file", "deploy/prefect.yaml"]
+            config = _deployments_file(folder, args.watch_seconds)
+            deploy = ["--no-prompt", "deploy", "--prefect-file", str(config)]
             for name in DEPLOYMENTS:
                 _prefect(worker_env, *deploy, "--name", name)
-            # deploy/prefect.yaml deploys the fetching schedules paused: enable watch's
+            # deploy/prefect.yaml deploys the fetching schedules paused: enable watch's, and
+            # watch at once by hand until the schedule's first run takes over (docs/operator.md)
             _prefect(env, "--no-prompt", "deployment", "schedule", "resume", "--all")
+            _prefect(env, "deployment", "run", "watch/watch")
             worker = start(
                 [str(BIN / "prefect"), "worker", "start", "--pool", POOL],
                 worker_env,
                 folder / "worker.log",
             )
             try:
-                time.sleep(90)  # the first scheduled passes (nothing published yet)
-                published = _publish(url, universe, args)
+                time.sleep(60)  # the first readings (nothing published yet)
+                published, releases = _publish(url, universe, args)
                 runs = _runs(env["PREFECT_API_URL"])
             finally:
                 stop(worker)
-            loaded, alerted = _done(url), _alerted(url, received)
+            validated, alerted = _validated(url), _alerted(url, received)
     steps = {d: _steps(d, at, runs) for d, at in published.items()}
     for doc in published:
-        steps[doc] |= {k: v[doc] for k, v in (("loaded", loaded), ("alert", alerted)) if doc in v}
-    passes = sorted(
-        r.total_run_time.total_seconds()
-        for r in runs["watch"]
-        if r.state and r.state.is_completed()
-    )
-    _report(published, steps, passes, args.issuers)
+        pairs = (("validated", validated), ("alert", alerted))
+        steps[doc] |= {k: v[doc] for k, v in pairs if doc in v}
+    _report(published, steps, runs["watch"], releases, args.issuers)
+
+
+def _deployments_file(folder: Path, seconds: int | None) -> Path:
+    """deploy/prefect.yaml, or a copy whose watching runs last ``seconds`` (interval too)."""
+    if not seconds:
+        return ROOT / "deploy" / "prefect.yaml"
+    config = yaml.safe_load((ROOT / "deploy" / "prefect.yaml").read_text())
+    (watch,) = [d for d in config["deployments"] if d["name"] == "watch"]
+    watch["schedules"][0]["interval"] = watch["parameters"]["watch_seconds"] = seconds
+    copy = folder / "prefect.yaml"
+    copy.write_text(yaml.safe_dump(config))
+    return copy
 
 
 if __name__ == "__main__":

@@ -81,13 +81,13 @@ def ingest(
     if SourceName.SEC in (sources or clients.listed()):  # the audited witness is SEC's
         processed = {i.ticker for i, _ in todo}
         _audit(engine, clients, archive, summary, chosen, processed)
-    summary.data_docs = build_run_docs(
-        Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
-    ) or _docs_index(worker_sites)
-    report = alert.deliver_task(
+    report = alert.deliver_task(  # before the Data Docs: no alert links them, all wait for it
         engine, channels_from_settings(settings), settings.alert_digest, worker
     )
     summary.record_deliveries(report, bookkeeping.delivered_of(engine, summary.raised_ids))
+    summary.data_docs = build_run_docs(
+        Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
+    ) or _docs_index(worker_sites)
     bookkeeping.finish(engine, run, summary, [i.ticker for i in chosen])
     get_run_logger().info(summary.render())
     return summary

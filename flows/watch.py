@@ -1,4 +1,4 @@
-"""The ``watch`` flow: discovery from the sources' cross-issuer listings, every minute.
+"""The ``watch`` flow: discovery from the sources' cross-issuer listings.
 
 One request per source (EDGAR's latest-filings Atom feed, HKEXnews' latest-announcements
 listing) tells which configured issuers have a document the warehouse has not recorded; only
@@ -7,72 +7,172 @@ nothing new costs one request per source, whatever the number of issuers. Anythi
 listings miss (a pass that could not run, a burst past a listing's first page) is caught by the
 per-issuer ``sec-pass`` / ``hkex-pass`` reconciliation runs.
 
-A deployed pass only detects: it hands each finding (issuer, source) to an ``ingest`` run of
-the ``watch-ingest`` deployment and ends (``tasks.runs.dispatch``), so it lasts about a second
-and never makes the next minute wait. Run outside a deployment (tests, a script), or when that
-deployment is missing, the pass ingests its findings itself, as a subflow.
+Two ways to run it:
+- A watching run (``watch_seconds`` > 0, the ``watch`` deployment): reads the listings every
+  ``every_seconds`` and ingests what they show itself, until the next scheduled run of its
+  deployment is due (``watch_seconds`` after its scheduled start at most). Its process is warm
+  (Prefect, Great Expectations' suites and the warehouse are loaded when it starts), so a
+  finding is loaded and alerted seconds after it is seen.
+- One pass (``watch_seconds`` = 0): reads the listings once. Deployed, it hands each finding
+  (issuer, source) to an ``ingest`` run of the ``watch-ingest`` deployment and ends
+  (``tasks.runs.dispatch``); outside a deployment (tests, a script), or when that deployment
+  is missing, it ingests its findings itself, as a subflow.
 """
 
 # No ``from __future__ import annotations``: served and deployed runs build the parameter
 # model from real annotations (see flows/ingest.py).
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from logging import Logger
+from typing import Annotated
 
-from prefect import flow, get_run_logger
+from prefect import flow, get_run_logger, runtime
 from prefect.logging.loggers import LoggingAdapter
+from pydantic import Field
+from sqlalchemy.engine import Engine
 
 from flows.failures import on_run_failed
 from flows.ingest import ListedSource, ingest
 from tasks import fetch
 from tasks.config import wiring
 from tasks.config.settings import load_settings
+from tasks.core.records import Issuer
 from tasks.runs import dispatch
 from tasks.runs.summary import RunSummary
+from tasks.sources.protocol import Sources
+
+Log = Logger | LoggingAdapter
+News = dict[str, dict[str, list[str]]]  # source -> ticker -> new document ids
 
 
 @flow(name="watch", log_prints=True, on_failure=[on_run_failed], on_crashed=[on_run_failed])
-def watch(sources: list[ListedSource] | None = None) -> RunSummary:
-    """Read each source's latest listing once; ingest only the issuers it shows news for.
+def watch(
+    sources: list[ListedSource] | None = None,
+    watch_seconds: Annotated[float, Field(ge=0)] = 0,
+    every_seconds: Annotated[float, Field(ge=1)] = 5,
+) -> RunSummary:
+    """Read each source's latest listing; ingest only the issuers it shows news for.
 
     Args:
         sources: Listings to read: "sec" (EDGAR's latest 6-K filings) and/or "hkex"
             (HKEXnews' latest announcements); empty means both.
+        watch_seconds: Keep watching, ingesting what the listings show in this run, until the
+            next scheduled run is due or this long after this run's scheduled start; 0 means
+            one pass.
+        every_seconds: Seconds between two readings of the listings while watching.
     """
     settings = load_settings()
     engine = wiring.warehouse(settings)
     clients = wiring.build_sources(settings)
     issuers = settings.issuers()
+    chosen = [str(s) for s in sources or clients.listed()]
+    try:
+        if watch_seconds > 0:
+            return _keep_watching(engine, clients, chosen, issuers, watch_seconds, every_seconds)
+        return _one_pass(engine, clients, chosen, issuers)
+    finally:
+        engine.dispose()
+
+
+def _one_pass(
+    engine: Engine, clients: Sources, sources: list[str], issuers: Sequence[Issuer]
+) -> RunSummary:
+    """Read the listings once; hand the findings on (deployed) or ingest them here."""
     log = get_run_logger()
-    news: dict[str, dict[str, list[str]]] = {}  # source -> ticker -> new document ids
     failures: list[str] = []
-    for source in sources or clients.listed():
+    news = _look(engine, clients, sources, issuers, failures, log)
+    started: list[str] = []
+    if news and dispatch.deployed():
+        news = _dispatch(news, started, log)
+    summary = _ingest(news) if news else RunSummary()
+    summary.source_failures.extend(failures)
+    summary.dispatched.extend(started)
+    if not news:
+        log.info(summary.render())
+    return summary
+
+
+def _keep_watching(
+    engine: Engine,
+    clients: Sources,
+    sources: list[str],
+    issuers: Sequence[Issuer],
+    watch_seconds: float,
+    every_seconds: float,
+) -> RunSummary:
+    """Read the listings every ``every_seconds`` until the run's time is up, ingesting what
+    they show here; the last reading falls within ``every_seconds`` of the end, where the
+    next scheduled run begins."""
+    from expectations import runner  # deferred: only a watching run keeps GX loaded
+
+    log = get_run_logger()
+    ends = time.monotonic() + _time_left(watch_seconds)
+    runner.suite_specs()  # Great Expectations loaded before the first finding, not after it
+    log.info("watching %s every %g s for %.0f s", ", ".join(sources), every_seconds,
+             max(0.0, ends - time.monotonic()))  # fmt: skip
+    summary, passes = RunSummary(), 0
+    while True:
+        began = time.monotonic()
+        failures: list[str] = []
+        news = _look(engine, clients, sources, issuers, failures, log, quiet=True)
+        if news:
+            summary.add_run(_ingest(news))
+        summary.add_run(RunSummary(source_failures=failures))
+        passes += 1
+        wait = every_seconds - (time.monotonic() - began)
+        if time.monotonic() + wait >= ends:
+            break
+        time.sleep(max(0.0, wait))
+    log.info("%d reading(s) of the listings\n%s", passes, summary.render())
+    return summary
+
+
+def _time_left(watch_seconds: float) -> float:
+    """Seconds until the next scheduled run takes over, or ``watch_seconds`` after this run's
+    scheduled start (or its start, by hand) if that is sooner."""
+    now = datetime.now(UTC)
+    ends = (runtime.flow_run.scheduled_start_time or now) + timedelta(seconds=watch_seconds)
+    following = dispatch.next_scheduled()
+    if following is not None:
+        ends = min(ends, following)
+    return max(0.0, (ends - now).total_seconds())
+
+
+def _look(
+    engine: Engine,
+    clients: Sources,
+    sources: list[str],
+    issuers: Sequence[Issuer],
+    failures: list[str],
+    log: Log,
+    quiet: bool = False,
+) -> News:
+    """Each source's findings; a source that failed is a line in ``failures``."""
+    news: News = {}
+    for source in sources:
         state = fetch.watch_task(engine, clients, source, issuers, return_state=True)
         if state.is_failed():
             failures.append(f"{source} latest listing: {state.message or 'failed'}")
             continue
         shown = state.result()
-        log.info("%s latest listing: %d issuer(s) with something new", source, len(shown))
+        if shown or not quiet:
+            log.info("%s latest listing: %d issuer(s) with something new", source, len(shown))
         if shown:
             news[source] = shown
-    started: list[str] = []
-    if news and dispatch.deployed():
-        news = _dispatch(news, started, log)
-    if not news:
-        summary = RunSummary(source_failures=failures, dispatched=started)
-        log.info(summary.render())
-        return summary
+    return news
+
+
+def _ingest(news: News) -> RunSummary:
+    """Ingest the issuers with findings, from the sources that showed them, as a subflow."""
     tickers = sorted({t for shown in news.values() for t in shown})
-    summary = ingest(issuers=tickers, sources=sorted(news))  # type: ignore[arg-type]
-    summary.source_failures.extend(failures)
-    summary.dispatched.extend(started)
-    return summary
+    return ingest(issuers=tickers, sources=sorted(news))  # type: ignore[arg-type]
 
 
-def _dispatch(
-    news: dict[str, dict[str, list[str]]], started: list[str], log: Logger | LoggingAdapter
-) -> dict[str, dict[str, list[str]]]:
+def _dispatch(news: News, started: list[str], log: Log) -> News:
     """Start one ingest run per finding (named in ``started``); return the findings left to
     ingest here (none, unless the ``watch-ingest`` deployment could not start a run)."""
-    left: dict[str, dict[str, list[str]]] = {}
+    left: News = {}
     for source, shown in news.items():
         for ticker, ids in shown.items():
             state = dispatch.dispatch_ingest(source, ticker, ids, return_state=True)

@@ -56,10 +56,12 @@ def test_sec_pass_runs_in_new_york_and_hkex_pass_in_hong_kong():
     assert zones["hkex-pass"] == ["Asia/Hong_Kong"]
 
 
-def test_watch_runs_every_minute_one_pass_at_a_time():
+def test_each_watching_run_lasts_until_the_next_is_due_and_two_at_most_overlap():
     watch = {d["name"]: d for d in _deployments()}["watch"]
-    assert [s["interval"] for s in watch["schedules"]] == [60]
-    assert watch["concurrency_limit"] == {"limit": 1, "collision_strategy": "CANCEL_NEW"}
+    (schedule,) = watch["schedules"]
+    assert watch["parameters"]["watch_seconds"] >= schedule["interval"]  # no minute unwatched
+    assert 1 <= watch["parameters"]["every_seconds"] <= 30
+    assert watch["concurrency_limit"] == {"limit": 2, "collision_strategy": "CANCEL_NEW"}
 
 
 def test_backfill_is_started_by_hand_and_failures_alert_on_an_automation():

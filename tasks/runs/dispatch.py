@@ -1,5 +1,6 @@
-"""Dispatch stage of a deployed watch pass: each finding becomes an ``ingest`` flow run of its
-own (one issuer, one source) on the work pool, started and not waited for.
+"""What a deployed watch run asks of Prefect: when the next scheduled run of its deployment
+takes over (a watching run ends then), and, for a one-pass run, an ``ingest`` flow run of its
+own for each finding (one issuer, one source) on the work pool, started and not waited for.
 
 A pass that only detects and dispatches lasts about a second, so the next minute's pass is
 never skipped behind a long ingest, and the findings of one pass are processed side by side
@@ -14,10 +15,20 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
+from uuid import UUID
 
-from prefect import runtime, task
+from prefect import get_client, runtime, task
 from prefect.cache_policies import NO_CACHE
-from prefect.client.schemas.objects import FlowRun
+from prefect.client.schemas.filters import (
+    DeploymentFilter,
+    DeploymentFilterId,
+    FlowRunFilter,
+    FlowRunFilterState,
+    FlowRunFilterStateType,
+)
+from prefect.client.schemas.objects import FlowRun, StateType
+from prefect.client.schemas.sorting import FlowRunSort
 from prefect.deployments import run_deployment
 
 # The deployment (flow/name) a watch pass hands its findings to (deploy/prefect.yaml).
@@ -28,6 +39,27 @@ KEY_WINDOW_SECONDS = 600
 def deployed() -> bool:
     """Whether this flow run belongs to a deployment (a worker can start others for it)."""
     return runtime.deployment.id is not None
+
+
+def next_scheduled() -> datetime | None:
+    """When the next scheduled run of this run's deployment is due, if later than now (None:
+    not deployed, or no run scheduled: its schedule is paused)."""
+    if not deployed():
+        return None
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(
+            deployment_filter=DeploymentFilter(
+                id=DeploymentFilterId(any_=[UUID(str(runtime.deployment.id))])
+            ),
+            flow_run_filter=FlowRunFilter(
+                state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[StateType.SCHEDULED]))
+            ),
+            sort=FlowRunSort.EXPECTED_START_TIME_ASC,
+            limit=5,
+        )
+    now = datetime.now(UTC)
+    due = [r.expected_start_time for r in runs if r.expected_start_time]
+    return next((when for when in due if when > now), None)
 
 
 def idempotency_key(source: str, ticker: str, documents: Sequence[str], now: float) -> str:

@@ -135,6 +135,25 @@ class RunSummary:
         self.elsewhere += part.elsewhere
         self.source_failures += [f for f in part.source_failures if f not in self.source_failures]
 
+    def add_run(self, part: RunSummary) -> None:
+        """Add a whole run's summary (a watching run's ingest runs): counters summed, lines and
+        ids gathered (a line said twice kept once), the latest Data Docs site kept."""
+        for name, mine in vars(self).items():
+            theirs = getattr(part, name)
+            if isinstance(mine, bool) or not theirs:
+                continue
+            if isinstance(mine, int):
+                setattr(self, name, mine + theirs)
+            elif isinstance(mine, list):
+                mine += [x for x in theirs if x not in mine] if name in _LINES else theirs
+            elif isinstance(mine, set):
+                mine |= theirs
+            elif isinstance(mine, dict):
+                for key, value in theirs.items():
+                    mine[key] = mine.get(key, 0) + value if isinstance(value, int) else value
+            else:
+                setattr(self, name, theirs)
+
     def record_deliveries(self, report: DeliveryReport, delivered: int) -> None:
         """What alert delivery did: ``delivered`` of this run's alerts are delivered on every
         channel (read back from the warehouse), per channel what was sent; a failed channel
@@ -177,6 +196,8 @@ class RunSummary:
 
 
 _BY_ID = ("seen", "ingested_ids", "raised_ids")
+# Lines a watching run's passes may each say again (a source down for a while)
+_LINES = ("source_failures", "not_delivered", "in_doubt")
 
 
 def count_lines(c: Mapping[str, Any]) -> list[str]:

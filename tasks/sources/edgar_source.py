@@ -49,9 +49,10 @@ class HttpEdgarClient:
         """Every XBRL fact the company filed (NotFoundError: SEC holds none for the CIK)."""
         return self._http.get(urls.sec_company_facts(self._data_url, cik))
 
-    def latest_feed(self) -> bytes:
-        """The "latest filings" Atom feed of 6-Ks (asked once per client, i.e. once per run)."""
-        if self._feed is None:
+    def latest_feed(self, again: bool = False) -> bytes:
+        """The "latest filings" Atom feed of 6-Ks: asked once per client (i.e. once per run),
+        unless ``again`` (a watching run reads it anew each time; its readings are kept)."""
+        if self._feed is None or again:
             self._feed = self._http.get(urls.sec_latest_filings_atom(self.archives_url)).content
         return self._feed
 
@@ -89,7 +90,7 @@ class EdgarSource:
 
     def latest(self, issuers: Sequence[Issuer]) -> dict[str, list[str]]:
         """The issuers' 6-K filings in the latest-filings feed, matched by CIK (one request)."""
-        rows = edgar_feed.parse_all(self.client.latest_feed())
+        rows = edgar_feed.parse_all(self.client.latest_feed(again=True))
         found = {i.ticker: rows.get(i.cik.zfill(10), []) for i in issuers if i.cik}
         return {
             t: [f"{self.name}:{r.accession}" for r in hits] for t, hits in found.items() if hits

@@ -1,6 +1,8 @@
 """The ``watch`` flow on a generated universe: one request per source when nothing is new,
 whatever the number of issuers; only the issuer with news is listed and processed."""
 
+import threading
+import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
@@ -151,6 +153,46 @@ def test_a_deployed_pass_ingests_itself_when_no_run_can_be_started(universe, mon
     assert (summary.new, summary.ingested, summary.dispatched) == (2, 2, [])
 
 
+@pytest.mark.parametrize("universe", [(3, 0)], indirect=True)
+def test_a_watching_run_ingests_what_is_published_while_it_watches(universe, tmp_path):
+    root, replay = universe
+    mark = len(replay.log)
+    # published once the run has read the listings a few times with nothing new
+    later = threading.Timer(
+        4.0, publish, (root, Member(0), 0, datetime.now(UTC) - timedelta(minutes=1))
+    )
+    later.start()
+    began = time.monotonic()
+    try:
+        summary = watch(watch_seconds=12, every_seconds=1)
+    finally:
+        later.cancel()
+    took = time.monotonic() - began
+    assert summary.ok, summary.render()
+    assert (summary.new, summary.ingested, summary.dispatched) == (2, 2, [])
+    readings = _asked(replay, mark)["/cgi-bin/browse-edgar"]
+    assert readings >= 6, readings  # it kept reading after the finding, till its time was up
+    assert took >= 11, took  # the last reading is within a second of its end
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'warehouse.sqlite'}")
+    with engine.connect() as conn:
+        statuses = {s for (s,) in conn.execute(select(documents.c.status)).all()}
+    engine.dispose()
+    assert statuses <= {"loaded", "quarantined"}
+
+
+@pytest.mark.parametrize("universe", [(3, 0)], indirect=True)
+def test_a_deployed_watching_run_never_hands_its_findings_on(universe, monkeypatch):
+    """Its process is warm; a new run would start cold."""
+    from tasks.runs import dispatch
+
+    root, _ = universe
+    monkeypatch.setattr(dispatch, "deployed", lambda: True)
+    monkeypatch.setattr(dispatch, "run_deployment", pytest.fail)
+    publish(root, Member(0), 0, datetime.now(UTC) - timedelta(minutes=1))
+    summary = watch(watch_seconds=1, every_seconds=1)
+    assert (summary.new, summary.ingested, summary.dispatched) == (2, 2, [])
+
+
 def test_a_finding_keeps_its_key_for_ten_minutes_whatever_the_order_of_its_documents():
     from tasks.runs.dispatch import idempotency_key
 
@@ -159,3 +201,26 @@ def test_a_finding_keeps_its_key_for_ten_minutes_whatever_the_order_of_its_docum
     assert key != idempotency_key("sec", "QFIN", ["sec:a", "sec:b"], 6600.0)
     assert key != idempotency_key("hkex", "QFIN", ["sec:a", "sec:b"], 6000.0)
     assert key != idempotency_key("sec", "QFIN", ["sec:a"], 6000.0)
+
+
+def test_a_watching_run_ends_when_the_next_scheduled_run_of_its_deployment_is_due(monkeypatch):
+    from prefect import get_client
+    from prefect.states import Scheduled
+
+    from tasks.runs import dispatch
+
+    now = datetime.now(UTC)
+    with get_client(sync_client=True) as client:
+        flow_id = client.create_flow(watch)
+        deployment = client.create_deployment(flow_id=flow_id, name="watch-next-due")
+        for minutes in (-1, 7, 3):  # one overdue, two ahead
+            client.create_flow_run_from_deployment(
+                deployment, state=Scheduled(scheduled_time=now + timedelta(minutes=minutes))
+            )
+    here = SimpleNamespace(deployment=SimpleNamespace(id=str(deployment)))
+    monkeypatch.setattr(dispatch, "runtime", here)
+    due = dispatch.next_scheduled()
+    assert due is not None and abs((due - now).total_seconds() - 180) < 1
+
+    here.deployment.id = None  # run by hand, not from a deployment: nothing takes over
+    assert dispatch.next_scheduled() is None
