@@ -117,7 +117,7 @@ def _keep_watching(
         failures: list[str] = []
         news = _look(engine, clients, sources, issuers, failures, log, quiet=True)
         if news:
-            summary.add_run(_ingest(news))
+            summary.add_run(_ingest_here(news, failures))
         summary.add_run(RunSummary(source_failures=failures))
         passes += 1
         wait = every_seconds - (time.monotonic() - began)
@@ -167,6 +167,17 @@ def _ingest(news: News) -> RunSummary:
     """Ingest the issuers with findings, from the sources that showed them, as a subflow."""
     tickers = sorted({t for shown in news.values() for t in shown})
     return ingest(issuers=tickers, sources=sorted(news))  # type: ignore[arg-type]
+
+
+def _ingest_here(news: News, failures: list[str]) -> RunSummary:
+    """Ingest the findings; an ingest run that failed (its own hook alerts it) is a line in
+    ``failures`` and the watching goes on: the next reading shows what it did not record."""
+    tickers = sorted({t for shown in news.values() for t in shown})
+    state = ingest(issuers=tickers, sources=sorted(news), return_state=True)
+    if state.is_completed():
+        return state.result()
+    failures.append(f"ingest of {', '.join(tickers)} failed: {state.message or state.name}")
+    return RunSummary()
 
 
 def _dispatch(news: News, started: list[str], log: Log) -> News:

@@ -44,13 +44,12 @@ def deployed() -> bool:
 def next_scheduled() -> datetime | None:
     """When the next scheduled run of this run's deployment is due, if later than now (None:
     not deployed, or no run scheduled: its schedule is paused)."""
-    if not deployed():
+    deployment = runtime.deployment.id
+    if deployment is None:
         return None
     with get_client(sync_client=True) as client:
         runs = client.read_flow_runs(
-            deployment_filter=DeploymentFilter(
-                id=DeploymentFilterId(any_=[UUID(str(runtime.deployment.id))])
-            ),
+            deployment_filter=DeploymentFilter(id=DeploymentFilterId(any_=[UUID(deployment)])),
             flow_run_filter=FlowRunFilter(
                 state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[StateType.SCHEDULED]))
             ),

@@ -224,3 +224,25 @@ def test_a_watching_run_ends_when_the_next_scheduled_run_of_its_deployment_is_du
 
     here.deployment.id = None  # run by hand, not from a deployment: nothing takes over
     assert dispatch.next_scheduled() is None
+
+
+@pytest.mark.parametrize("universe", [(3, 0)], indirect=True)
+def test_a_watching_run_whose_ingest_fails_says_so_once_and_keeps_watching(universe, monkeypatch):
+    from prefect import flow
+
+    import flows.watch
+
+    root, replay = universe
+
+    @flow(name="ingest")
+    def broken(issuers, sources):
+        raise RuntimeError("warehouse went away")
+
+    monkeypatch.setattr(flows.watch, "ingest", broken)
+    publish(root, Member(0), 0, datetime.now(UTC) - timedelta(minutes=1))
+    mark = len(replay.log)
+    summary = watch(watch_seconds=10, every_seconds=1)
+    assert _asked(replay, mark)["/cgi-bin/browse-edgar"] >= 3  # read again after each failure
+    (failure,) = summary.source_failures
+    assert failure.startswith("ingest of QFIN failed: ") and "warehouse went away" in failure
+    assert summary.ingested == 0 and not summary.ok
