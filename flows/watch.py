@@ -37,6 +37,7 @@ from flows.ingest import ListedSource, ingest
 from tasks import fetch
 from tasks.config import wiring
 from tasks.config.settings import load_settings
+from tasks.core.errors import one_line
 from tasks.core.records import Issuer
 from tasks.runs import dispatch
 from tasks.runs.summary import RunSummary
@@ -85,7 +86,7 @@ def _one_pass(
     started: list[str] = []
     if news and dispatch.deployed():
         news = _dispatch(news, started, log)
-    summary = _ingest(news) if news else RunSummary()
+    summary = _ingest(news, failures) if news else RunSummary()
     summary.source_failures.extend(failures)
     summary.dispatched.extend(started)
     if not news:
@@ -115,9 +116,11 @@ def _keep_watching(
     while True:
         began = time.monotonic()
         failures: list[str] = []
-        news = _look(engine, clients, sources, issuers, failures, log, quiet=True)
+        news = _look(engine, clients, sources, issuers, failures, log, watching=True)
         if news:
-            summary.add_run(_ingest_here(news, failures))
+            summary.add_run(_ingest(news, failures))
+        for line in set(failures) - set(summary.source_failures):
+            log.warning(line)  # once: the summary names it once too
         summary.add_run(RunSummary(source_failures=failures))
         passes += 1
         wait = every_seconds - (time.monotonic() - began)
@@ -146,32 +149,41 @@ def _look(
     issuers: Sequence[Issuer],
     failures: list[str],
     log: Log,
-    quiet: bool = False,
+    watching: bool = False,
 ) -> News:
     """Each source's findings; a source that failed is a line in ``failures``."""
     news: News = {}
     for source in sources:
-        state = fetch.watch_task(engine, clients, source, issuers, return_state=True)
-        if state.is_failed():
-            failures.append(f"{source} latest listing: {state.message or 'failed'}")
+        shown, failure = _read(engine, clients, source, issuers, watching)
+        if failure:
+            failures.append(f"{source} latest listing: {failure}")
             continue
-        shown = state.result()
-        if shown or not quiet:
+        if shown or not watching:
             log.info("%s latest listing: %d issuer(s) with something new", source, len(shown))
         if shown:
             news[source] = shown
     return news
 
 
-def _ingest(news: News) -> RunSummary:
-    """Ingest the issuers with findings, from the sources that showed them, as a subflow."""
-    tickers = sorted({t for shown in news.values() for t in shown})
-    return ingest(issuers=tickers, sources=sorted(news))  # type: ignore[arg-type]
+def _read(
+    engine: Engine, clients: Sources, source: str, issuers: Sequence[Issuer], watching: bool
+) -> tuple[dict[str, list[str]], str]:
+    """One source's findings, or why they could not be read (one line). A one-pass run reads
+    through the retried task; a watching run's next reading, seconds later, is its retry, so
+    it reads directly (no retry delays, no task run per reading)."""
+    if not watching:
+        state = fetch.watch_task(engine, clients, source, issuers, return_state=True)
+        return ({}, state.message or "failed") if state.is_failed() else (state.result(), "")
+    try:
+        return fetch.watch(engine, clients, source, issuers), ""
+    except Exception as exc:  # noqa: BLE001 - whatever failed, the next reading tries again
+        return {}, one_line(exc)
 
 
-def _ingest_here(news: News, failures: list[str]) -> RunSummary:
-    """Ingest the findings; an ingest run that failed (its own hook alerts it) is a line in
-    ``failures`` and the watching goes on: the next reading shows what it did not record."""
+def _ingest(news: News, failures: list[str]) -> RunSummary:
+    """Ingest the issuers with findings, from the sources that showed them, as a subflow; an
+    ingest run that failed (its own hook alerts it) is a line in ``failures``: the next
+    reading shows again what it did not record."""
     tickers = sorted({t for shown in news.values() for t in shown})
     state = ingest(issuers=tickers, sources=sorted(news), return_state=True)
     if state.is_completed():

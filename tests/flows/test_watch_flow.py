@@ -246,3 +246,21 @@ def test_a_watching_run_whose_ingest_fails_says_so_once_and_keeps_watching(unive
     (failure,) = summary.source_failures
     assert failure.startswith("ingest of QFIN failed: ") and "warehouse went away" in failure
     assert summary.ingested == 0 and not summary.ok
+
+
+@pytest.mark.parametrize("universe", [(3, 0)], indirect=True)
+def test_a_watching_run_reads_on_past_a_source_that_is_down(universe, monkeypatch):
+    """The next reading is the retry: no retry delays hold the other source back, and the
+    failure is said once, not once a reading."""
+    import socket
+
+    root, replay = universe
+    with socket.socket() as s:  # a port nothing listens on: HKEx refuses every connection
+        s.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{s.getsockname()[1]}"
+    monkeypatch.setenv("FILINGS_HKEX_URL", down)
+    mark = len(replay.log)
+    summary = watch(sources=["sec", "hkex"], watch_seconds=10, every_seconds=1)
+    assert _asked(replay, mark)["/cgi-bin/browse-edgar"] >= 4  # read on, at its pace
+    (failure,) = summary.source_failures
+    assert failure.startswith("hkex latest listing: ")
