@@ -112,7 +112,7 @@ def _keep_watching(
     runner.suite_specs()  # Great Expectations loaded before the first finding, not after it
     log.info("watching %s every %g s for %.0f s", ", ".join(sources), every_seconds,
              max(0.0, ends - time.monotonic()))  # fmt: skip
-    summary, passes = RunSummary(), 0
+    summary, readings = RunSummary(), 0
     while True:
         began = time.monotonic()
         failures: list[str] = []
@@ -122,12 +122,12 @@ def _keep_watching(
         for line in set(failures) - set(summary.source_failures):
             log.warning(line)  # once: the summary names it once too
         summary.add_run(RunSummary(source_failures=failures))
-        passes += 1
+        readings += 1
         wait = every_seconds - (time.monotonic() - began)
         if time.monotonic() + wait >= ends:
             break
         time.sleep(max(0.0, wait))
-    log.info("%d reading(s) of the listings\n%s", passes, summary.render())
+    log.info("%d reading(s) of the listings\n%s", readings, summary.render())
     return summary
 
 

@@ -2,12 +2,12 @@
 takes over (a watching run ends then), and, for a one-pass run, an ``ingest`` flow run of its
 own for each finding (one issuer, one source) on the work pool, started and not waited for.
 
-A pass that only detects and dispatches lasts about a second, so the next minute's pass is
-never skipped behind a long ingest, and the findings of one pass are processed side by side
-by the pool's workers. The same finding seen by two passes before its run has recorded it
-(a slow worker) maps to one flow run: the run's idempotency key names the documents and a
-ten-minute window, so a run that could not record them is tried again after ten minutes at
-most (and claims keep any overlap from processing a document twice).
+A one-pass run that only detects and dispatches lasts about a second, and the findings of one
+pass are processed side by side by the pool's workers. The same finding seen by two passes
+before its run has recorded it (a slow worker) maps to one flow run: the run's idempotency key
+names the documents and a ten-minute window, so a run that could not record them is tried
+again after ten minutes at most (and claims keep any overlap from processing a document
+twice).
 """
 
 from __future__ import annotations
