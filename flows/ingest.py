@@ -79,8 +79,7 @@ def ingest(
     for issuer in chosen:  # extraction told which 6-Ks are results: link them now
         fetch.relink_disclosures(engine, issuer.ticker)
     if SourceName.SEC in (sources or clients.listed()):  # the audited witness is SEC's
-        processed = {i.ticker for i, _ in todo}
-        _audit(engine, clients, archive, summary, chosen, processed)
+        _audit(engine, clients, archive, summary, chosen)
     report = alert.deliver_task(  # before the Data Docs: no alert links them, all wait for it
         engine, channels_from_settings(settings), settings.alert_digest, worker
     )
@@ -146,14 +145,11 @@ def _audit(
     archive: RawArchive,
     summary: RunSummary,
     chosen: Sequence[Issuer],
-    processed: set[str],
 ) -> None:
     """The issuers' audited figures (SEC XBRL company facts) against their releases."""
     docs_site = Path(summary.data_docs_dir) if summary.data_docs_dir else None
     for issuer in chosen:
-        done = audit.audit_issuer(
-            engine, clients, archive, issuer, issuer.ticker in processed, docs_site
-        )
+        done = audit.audit_issuer(engine, clients, archive, issuer, docs_site)
         get_run_logger().info("audited: %s", done.line)
         summary.add_audit(done.line, done.facts, done.checks, done.alerts, done.failed)
 

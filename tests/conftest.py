@@ -87,6 +87,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
+def second_db_url(db_url: str, tmp_path: Path) -> Iterator[str]:
+    """Another fresh migrated warehouse of ``db_url``'s kind (a reference to compare with)."""
+    if db_url.startswith("sqlite"):
+        (tmp_path / "second").mkdir()
+        yield from _sqlite_database(tmp_path / "second")
+    else:
+        yield from _postgres_database()
+
+
+@pytest.fixture
 def postgres_engine() -> Iterator[Engine]:
     """An engine on a fresh migrated PostgreSQL warehouse, for PostgreSQL-only features."""
     for url in _postgres_database():

@@ -133,8 +133,8 @@ def test_a_wrong_extracted_figure_lowers_accuracy_and_alerts_once(env):
             .values(value=Decimal("16209027000"))
         )
     clients, archive = wiring.build_sources(settings), wiring.raw_archive(settings)
-    done = audit.audit_issuer(engine, clients, archive, qfin, processed=True)
-    again = audit.audit_issuer(engine, clients, archive, qfin, processed=True)
+    done = audit.audit_issuer(engine, clients, archive, qfin)
+    again = audit.audit_issuer(engine, clients, archive, qfin)
     with engine.connect() as conn:
         income = conn.execute(
             select(EXTRACTION_ACCURACY).where(EXTRACTION_ACCURACY.c.statement == "income")
