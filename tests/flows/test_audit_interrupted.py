@@ -43,12 +43,21 @@ def use(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, replay: ReplayServer):
     return pointed
 
 
+@pytest.fixture(scope="module")
+def references() -> dict[str, Dump]:
+    """One uninterrupted run per kind of database, shared by this module's tests."""
+    return {}
+
+
 @pytest.fixture
-def uninterrupted(second_db_url: str, use) -> Dump:
+def uninterrupted(db_url: str, second_db_url: str, use, references: dict[str, Dump]) -> Dump:
     """The warehouse of one uninterrupted run, on a second database of the same kind."""
-    use(second_db_url, "uninterrupted")
-    ingest()
-    return _dumped(second_db_url)
+    kind = db_url.partition(":")[0]
+    if kind not in references:
+        use(second_db_url, "uninterrupted")
+        ingest()
+        references[kind] = _dumped(second_db_url)
+    return references[kind]
 
 
 def _dumped(url: str) -> Dump:
