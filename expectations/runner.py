@@ -197,6 +197,17 @@ def build_docs(docs_site: Path) -> Path | None:
     return site / "index.html"
 
 
+def discard_docs(docs_site: Path) -> int:
+    """Forget the results recorded for ``docs_site`` and never built (a run that stopped
+    before its end): a long-lived process would hold them all. Returns how many."""
+    with _LOCK:
+        runtime = _LOADED.runtime
+        keys = runtime.pending_docs.pop(docs_site.resolve(), []) if runtime else []
+        if runtime is not None:
+            _forget(runtime, keys)
+    return len(keys)
+
+
 def held_results() -> int:
     """How many validation results the context holds (flat across runs when all is well)."""
     with _LOCK:

@@ -25,7 +25,7 @@ from flows.failures import on_run_failed
 from tasks import alert, audit, extract, fetch, load
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
-from tasks.config.settings import load_settings
+from tasks.config.settings import Settings, load_settings
 from tasks.core import workers
 from tasks.core.enums import SourceName
 from tasks.core.errors import PipelineError, one_line
@@ -58,10 +58,22 @@ def ingest(
         force: Process again documents already loaded (after a parser fix).
     """
     settings = load_settings()
+    with docs_sites.recording(docs_sites.new_docs_site(settings.data_docs_path)) as site:
+        return _ingest(settings, site, issuers, sources, since, force)
+
+
+def _ingest(
+    settings: Settings,
+    site: Path,
+    issuers: list[str] | None,
+    sources: list[ListedSource] | None,
+    since: date | None,
+    force: bool,
+) -> RunSummary:
     engine = wiring.warehouse(settings)
     clients = wiring.build_sources(settings)
     archive = wiring.raw_archive(settings)
-    summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
+    summary = RunSummary(data_docs_dir=str(site))
     chosen = select_issuers(settings.issuers(), issuers)
     worker = workers.worker_id()
     run = bookkeeping.begin(engine, worker)
@@ -230,18 +242,20 @@ def ingest_local(
     engine = wiring.warehouse(settings)
     archive = wiring.raw_archive(settings)
     clients = wiring.build_sources(settings)
-    summary = RunSummary(data_docs_dir=str(docs_sites.new_docs_site(settings.data_docs_path)))
+    site = docs_sites.new_docs_site(settings.data_docs_path)
+    summary = RunSummary(data_docs_dir=str(site))
     job = processing.Job(
         engine, clients, archive, summary, extract.Reading(catalog_dir=settings.catalog_dir)
     )
     configured = settings.issuers()
     progress.start(len(paths), "local files")
-    for path in paths:
-        _ingest_file(job, configured, Path(path), issuer, published)
-        progress.advance(Path(path).name)
-    summary.data_docs = build_run_docs(
-        Path(summary.data_docs_dir), settings.data_docs_keep_days, settings.data_docs_url
-    )
+    with docs_sites.recording(site):
+        for path in paths:
+            _ingest_file(job, configured, Path(path), issuer, published)
+            progress.advance(Path(path).name)
+        summary.data_docs = build_run_docs(
+            site, settings.data_docs_keep_days, settings.data_docs_url
+        )
     report = alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
     summary.record_deliveries(report, bookkeeping.delivered_of(engine, summary.raised_ids))
     get_run_logger().info(summary.render())

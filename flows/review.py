@@ -25,14 +25,15 @@ def revalidate(document_ids: list[str] | None = None, issuer: str | None = None)
     docs_site = docs_sites.new_docs_site(settings.data_docs_path)
     summary = QualitySummary()
     ticker = issuer.upper() if issuer else None
-    for document_id in validate.revalidation_targets(engine, ticker, document_ids or []):
-        done = validate.revalidate_task(engine, document_id, docs_site, settings.catalog_dir)
-        summary.documents.append(done)
-        created = alert.alert_checks_task(engine, done.issuer, document_id, done.results)
-        summary.alerts_raised += len(created)
-    summary.data_docs = build_run_docs(  # once per run
-        docs_site, settings.data_docs_keep_days, settings.data_docs_url
-    )
+    with docs_sites.recording(docs_site):
+        for document_id in validate.revalidation_targets(engine, ticker, document_ids or []):
+            done = validate.revalidate_task(engine, document_id, docs_site, settings.catalog_dir)
+            summary.documents.append(done)
+            created = alert.alert_checks_task(engine, done.issuer, document_id, done.results)
+            summary.alerts_raised += len(created)
+        summary.data_docs = build_run_docs(  # once per run
+            docs_site, settings.data_docs_keep_days, settings.data_docs_url
+        )
     alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
     get_run_logger().info(summary.render())
     return summary

@@ -88,14 +88,15 @@ def process_documents(
             mine.append((issuer, document_id, files))
         else:  # taken back by the run (it waited too long), or by another run
             summary.elsewhere.append(document_id)
-    try:
-        processing.process_batch(job, mine)
-    finally:
-        load.release(job.engine, None, me)
-    settings = warm.settings
-    summary.data_docs = docs_sites.build_data_docs(
-        site, settings.data_docs_keep_days, base_url=settings.data_docs_url
-    )
+    with docs_sites.recording(site):
+        try:
+            processing.process_batch(job, mine)
+        finally:
+            load.release(job.engine, None, me)
+        settings = warm.settings
+        summary.data_docs = docs_sites.build_data_docs(
+            site, settings.data_docs_keep_days, base_url=settings.data_docs_url
+        )
     return summary
 
 

@@ -14,6 +14,8 @@ import os
 import re
 import shutil
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -38,6 +40,16 @@ def new_docs_site(root: Path, run_id: str | None = None, now: datetime | None = 
         run_id = str(flow_run.id or uuid.uuid4())
     stamp = (now or datetime.now(UTC)).strftime(_STAMP)
     return root / f"{stamp}-{run_id.replace('-', '')[:8]}"
+
+
+@contextmanager
+def recording(site: Path) -> Iterator[Path]:
+    """``site`` for a run's block: what was recorded for it and not built when the block ends
+    (the run failed or was stopped) is forgotten, not held by the process for good."""
+    try:
+        yield site
+    finally:
+        runner.discard_docs(site)
 
 
 def build_data_docs(

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.warehouse_dump import Dump, differences, dump, without_failure_alerts
+from expectations import runner
 from flows.ingest import ingest
 from storage import audited, db
 from tasks import audit
@@ -92,6 +93,7 @@ class TestStoppedInTheAudit:
             stopped.setattr(*where, _stop)
             with pytest.raises(Stopped):
                 ingest()
+        assert runner.held_results() == 0  # its validations' Data Docs were never built
         again = ingest()
         assert not again.failed and again.ingested == 0, again.render()
         got, failure_alerts = without_failure_alerts(_dumped(db_url), 1)
