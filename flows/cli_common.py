@@ -65,6 +65,9 @@ def one_line_errors(command: Callable[P, None]) -> Callable[P, None]:
             raise typer.Exit(line(str(exc), "", 1)) from None
         except Interrupted as exc:  # before click turns it into an Abort and a blank line
             raise typer.Exit(line(str(exc), "", exc.code)) from None
+        except KeyboardInterrupt:  # outside a run (Prefect's start-up): typer says nothing
+            said = line("interrupted; rerun to finish", "", 130)
+            raise typer.Exit(said) from None
 
     return wrapper
 
