@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.engine import Connection, Engine
 
 from storage import audited as store
-from storage import claims, db, documents, quality
+from storage import claims, db, quality
 from storage import source_state as state
 from tasks import fetch
 from tasks.alert import store_alerts
@@ -156,8 +156,7 @@ def _store(engine: Engine, issuer: Issuer, answer: Answer, archives: str) -> dic
         for filing in answer.filings or ():
             ref = filing_ref(issuer, filing, archives)
             _, added[ref.document_id] = store.store_filing(conn, ref, filing, now)
-        cursor = state.read_cursor(conn, SourceName.XBRL, issuer.ticker)
-        state.write_cursor(conn, SourceName.XBRL, issuer.ticker, cursor | {"covers": answer.covers})
+        _note(conn, issuer.ticker, covers=answer.covers)
     return added
 
 
@@ -185,9 +184,14 @@ def _check(
     with engine.begin() as conn:  # the results and their digest, or neither (checked again)
         for document_id, checks in found.items():
             quality.store_results(conn, document_id, checks, quarantine=False)
-        cursor = state.read_cursor(conn, SourceName.XBRL, ticker)
-        state.write_cursor(conn, SourceName.XBRL, ticker, cursor | {"checked": digest})
+        _note(conn, ticker, checked=digest)
     return [check for checks in found.values() for check in checks]
+
+
+def _note(conn: Connection, ticker: str, **values: str) -> None:
+    """Set keys of the issuer's company-facts cursor, keeping the others."""
+    cursor = state.read_cursor(conn, SourceName.XBRL, ticker)
+    state.write_cursor(conn, SourceName.XBRL, ticker, cursor | values)
 
 
 def _digest(inputs: dict[str, tuple[list[Fact], list[tuple[str, Fact]]]]) -> str:
@@ -226,8 +230,7 @@ def _unsettled(conn: Connection, ticker: str) -> bool:
     (failed, or left by a run that stopped; not those their source cancelled)."""
     if claims.in_flight(conn, ticker, fetch.utcnow()):
         return True
-    todo = documents.documents_to_process(conn, ticker)
-    return bool(set(todo) - state.cancelled_ids(conn, todo))
+    return bool(fetch.pending_on(conn, ticker))
 
 
 def _line(engine: Engine, ticker: str, read: str) -> str:

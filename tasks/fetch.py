@@ -182,8 +182,13 @@ def pending(engine: Engine, issuer: str, force: bool = False) -> list[str]:
     """Documents of the issuer still to process (new, or failed before), without the ones
     their source cancelled (kept, never extracted); ``force``: every document again."""
     with engine.begin() as conn:
-        todo = documents.documents_to_process(conn, issuer, force=force)
-        cancelled = state.cancelled_ids(conn, todo)
+        return pending_on(conn, issuer, force)
+
+
+def pending_on(conn: Connection, issuer: str, force: bool = False) -> list[str]:
+    """:func:`pending` inside the caller's transaction."""
+    todo = documents.documents_to_process(conn, issuer, force=force)
+    cancelled = state.cancelled_ids(conn, todo)
     return [d for d in todo if d not in cancelled]
 
 
