@@ -33,7 +33,7 @@ from flows.cli_common import (
     settings_for,
     source_urls,
 )
-from flows.interrupts import INTERRUPTED_CODES, interruptible
+from flows.interrupts import INTERRUPTED_CODES, interruptible, owning_signals
 from tasks.config.settings import Settings, require_live_ready
 from tasks.core.errors import PipelineError
 
@@ -130,7 +130,7 @@ def _run(
         # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
         from flows.ingest import ingest
 
-        summary = ingest(issuers=issuer, since=since, force=False)
+        summary = owning_signals(ingest)(issuers=issuer, since=since, force=False)
     _finish(summary)
 
 
@@ -164,7 +164,8 @@ def ingest_files(
         # deferred: Prefect reads PREFECT_HOME at import, which settings_for sets first
         from flows.ingest import ingest_local
 
-        summary = ingest_local(paths=[str(p) for p in paths], issuer=issuer, published=day)
+        local = owning_signals(ingest_local)
+        summary = local(paths=[str(p) for p in paths], issuer=issuer, published=day)
     _finish(summary)
 
 

@@ -2,26 +2,45 @@
 interrupted, nothing half-stored.
 
 SIGTERM's default ends the process at once (its run stays ``running``, its claims held), so
-both signals raise :class:`Interrupted` in the main thread while a flow runs; the flow's own
-``finally`` blocks release its claims and each document's transaction rolls back. Inside a
-Prefect task the exception would be taken for the task's failure (a document "failed" and the
-run went on), so a signal arriving there is raised when the document is done (the next
-progress event, seconds later). A second signal during the clean-up is ignored: the clean-up
-is short and must finish.
+both signals stop the run with :class:`Interrupted`, raised in the main thread at a *safe
+point*: where it runs our own code, or waits on its behalf, with no task and no database call
+under way (:func:`at_safe_point`). Raised anywhere else, the exception breaks the library it
+lands in: inside a Prefect task it is taken for the task's failure (a document "failed" and
+the run went on); inside SQLAlchemy building a result it left a cursor nothing closed, whose
+connection kept SQLite's write lock, so the run's own clean-up waited for that lock and failed.
+A signal that arrives elsewhere is asked again every 50 ms, and at each document's end, until
+the run reaches one. A second signal during the clean-up is ignored: it is short and must
+finish.
+
+Prefect's flow engine swaps SIGTERM for its own handler during a run (raising anywhere):
+:func:`owning_signals` gives a flow an ``on_running`` hook that puts ours back.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from flows import progress
 
+if TYPE_CHECKING:
+    from prefect import Flow
+
 INTERRUPTED_CODES = (128 + signal.SIGINT, 128 + signal.SIGTERM)
+ASK_AGAIN_SECONDS = 0.05
+# Where raising breaks nothing, nearest first: our packages, and a wait on a task's future.
+_OURS = ("flows", "tasks", "storage", "expectations", "filings", "prefect.futures")
+# Work under way that an exception would leave half done, anywhere on the stack.
+_UNDER_WAY = ("prefect.task_engine", "sqlalchemy")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -46,12 +65,13 @@ class Interrupted(KeyboardInterrupt):
 
 @dataclass
 class Counted:
-    """How many documents the run announced and finished (a progress listener), and the
-    signal that waits for the current document to end (0: none)."""
+    """How many documents the run announced and finished (a progress listener), the signal
+    waiting for a safe point (0: none), and whether it was raised."""
 
     total: int = 0
     done: int = 0
     pending: int = 0
+    raised: bool = False
 
     def start(self, total: int, label: str) -> None:
         """A batch begins."""
@@ -64,9 +84,62 @@ class Counted:
         self.stop_if_asked()
 
     def stop_if_asked(self) -> None:
-        """Raise the signal that arrived while a task ran."""
-        if self.pending:
+        """Raise the signal that waits for a safe point (once)."""
+        if self.pending and not self.raised:
+            self.raised = True
             raise Interrupted(self.pending, self.done, self.total)
+
+
+class _Stop:
+    """The SIGINT and SIGTERM handler of an :func:`interruptible` block."""
+
+    def __init__(self, counted: Counted) -> None:
+        self.counted = counted
+        self.closed = threading.Event()
+        self.asker: threading.Thread | None = None
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if self.counted.raised:
+            return  # the clean-up runs to its end
+        self.counted.pending = self.counted.pending or signum
+        if at_safe_point(frame):
+            self.counted.stop_if_asked()
+        if self.asker is None:
+            main = threading.main_thread().ident
+            self.asker = threading.Thread(
+                target=self._ask_again, args=(main,), name="interrupt-asker", daemon=True
+            )
+            self.asker.start()
+
+    def _ask_again(self, main: int) -> None:
+        # SIGINT whatever was sent: Prefect's flow engine may hold SIGTERM (before our hook)
+        while not self.closed.wait(ASK_AGAIN_SECONDS) and not self.counted.raised:
+            signal.pthread_kill(main, signal.SIGINT)
+
+    def close(self) -> None:
+        """No more asking; returns once the asker is gone (before the handlers change)."""
+        self.closed.set()
+        if self.asker is not None:
+            self.asker.join()
+
+
+def at_safe_point(frame: FrameType | None) -> bool:
+    """True when an exception raised in ``frame`` (the main thread's) leaves nothing half
+    done: the nearest code that is not the standard library's is ours, and no task and no
+    database call is under way further up."""
+    nearest = ""
+    while frame is not None:
+        name = str(frame.f_globals.get("__name__", ""))
+        if _within(name, _UNDER_WAY):
+            return False
+        if not nearest and name.partition(".")[0] not in sys.stdlib_module_names:
+            nearest = name
+        frame = frame.f_back
+    return _within(nearest, _OURS)
+
+
+def _within(name: str, packages: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
 
 
 @contextmanager
@@ -74,37 +147,45 @@ def interruptible() -> Iterator[None]:
     """Turn SIGINT and SIGTERM into :class:`Interrupted` (with the run's counts) for the block,
     in the main thread; the previous handlers come back after it."""
     counted = Counted()
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        for each in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(each, signal.SIG_IGN)  # the clean-up runs to its end
-        if _in_task(frame):
-            counted.pending = signum  # raised at the next progress event
-            return
-        raise Interrupted(signum, counted.done, counted.total)
-
+    stop = _Stop(counted)
     before = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         with progress.listening(counted):
             yield
-    except Interrupted:
+    except BaseException as exc:
+        counted.raised = True  # a signal from here on waits for the clean-up
+        stop.close()
+        if not _from_a_signal(exc, counted):
+            raise
         _record()
-        raise
-    except KeyboardInterrupt as exc:  # Prefect re-raised it in its own form
-        _record()
-        raise Interrupted(signal.SIGINT, counted.done, counted.total) from exc
+        if isinstance(exc, Interrupted):
+            raise
+        raise Interrupted(counted.pending or signal.SIGINT, counted.done, counted.total) from exc
     finally:
+        stop.close()
         for each, handler in before.items():
             signal.signal(each, handler)
 
 
-def _in_task(frame: FrameType | None) -> bool:
-    """True when the main thread is inside Prefect's task engine (running a task)."""
-    while frame is not None:
-        if str(frame.f_globals.get("__name__", "")).startswith("prefect.task_engine"):
-            return True
-        frame = frame.f_back
-    return False
+def _from_a_signal(exc: BaseException, counted: Counted) -> bool:
+    """A KeyboardInterrupt in Prefect's own form, or Prefect's TerminationSignal (its SIGTERM
+    handler, before our hook took over)."""
+    if isinstance(exc, KeyboardInterrupt):  # Interrupted too
+        return True
+    return bool(counted.pending) and not isinstance(exc, Exception | SystemExit)
+
+
+def owning_signals(flow: Flow[P, R]) -> Flow[P, R]:
+    """``flow`` with an ``on_running`` hook that gives SIGTERM back to the running
+    :func:`interruptible` block: Prefect's engine installed its own for the run, which raises
+    wherever the main thread is (it restores the one it found, ours, when the run ends)."""
+    return flow.with_options(on_running=[*flow.on_running_hooks, _own_sigterm])
+
+
+def _own_sigterm(flow: Any, flow_run: Any, state: Any) -> None:
+    handler = signal.getsignal(signal.SIGINT)
+    if isinstance(handler, _Stop) and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
 
 
 def _record() -> None:
