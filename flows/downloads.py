@@ -17,7 +17,7 @@ import contextvars
 import queue
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +44,7 @@ def claimed_downloads(
     force: bool,
     elsewhere: list[str],
     size: int = 1,
-) -> Iterator[list[tuple[Issuer, str, State[Any]]]]:
+) -> Generator[list[tuple[Issuer, str, State[Any]]], None, None]:
     """The documents this run holds, in order, each with its download's final state, in
     batches: the next document, then those after it whose downloads are done too, up to
     ``size`` and one per issuer (an issuer's next document waits for the batch after). The

@@ -10,6 +10,7 @@ or one source is recorded with a one-line reason and the rest of the run goes on
 # defined"). Real annotations travel with the function.
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
@@ -112,7 +113,7 @@ def _process_claimed(
     if todo:
         issuers = {i.ticker for i, _ in todo}
         progress.start(len(todo), todo[0][0].ticker if len(issuers) == 1 else "all issuers")
-    ahead = downloads.claimed_downloads(
+    ahead = downloads.claimed_downloads(  # closed below: its fetch stage stops with the run
         job.engine,
         job.clients,
         job.archive,
@@ -122,13 +123,14 @@ def _process_claimed(
         job.summary.elsewhere,
         processing.BATCH,
     )
-    if warm:  # the task workers process; this run downloads and hands over
-        return warm_workers.process_on_workers(job, _advancing(ahead), worker)
-    for batch in ahead:
-        processing.process_batch(job, batch)
-        for _, document_id, _ in batch:
-            load.release(job.engine, document_id, worker)
-            progress.advance(document_id)
+    with closing(ahead):
+        if warm:  # the task workers process; this run downloads and hands over
+            return warm_workers.process_on_workers(job, _advancing(ahead), worker)
+        for batch in ahead:
+            processing.process_batch(job, batch)
+            for _, document_id, _ in batch:
+                load.release(job.engine, document_id, worker)
+                progress.advance(document_id)
     return []
 
 
