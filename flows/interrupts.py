@@ -153,8 +153,7 @@ def interruptible() -> Iterator[None]:
         with progress.listening(counted):
             yield
     except BaseException as exc:
-        counted.raised = True  # a signal from here on waits for the clean-up
-        stop.close()
+        counted.raised = True  # a signal from here on (and the asker) waits for the clean-up
         if not _from_a_signal(exc, counted):
             raise
         _record()

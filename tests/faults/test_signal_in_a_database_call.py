@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import threading
 from collections import deque
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine import cursor as sa_cursor
 
@@ -113,15 +114,13 @@ class TestSafePoints:
             def start(self, total: int, label: str) -> None: ...
 
             def advance(self, item: str) -> None:
-                seen["ours"] = interrupts.at_safe_point(__import__("sys")._getframe(1))
+                seen["ours"] = interrupts.at_safe_point(sys._getframe(1))
 
         with progress.listening(Listener()):
             progress.advance("x")
 
-        from sqlalchemy import event
-
         def inside(*args: object) -> None:
-            seen["sqlalchemy"] = interrupts.at_safe_point(__import__("sys")._getframe(1))
+            seen["sqlalchemy"] = interrupts.at_safe_point(sys._getframe(1))
 
         event.listen(warehouse, "before_cursor_execute", inside)
         load.holder(warehouse, "sec:a-6k")  # our code, calling SQLAlchemy
