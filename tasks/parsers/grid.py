@@ -9,14 +9,18 @@ every column it covers.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import pairwise
+from statistics import median
 
 from tasks.parsers.numbers import CellKind, is_year, parse_cell
 
 CURRENCY_MARKS = frozenset({"$", "RMB", "US$", "USD$", "HK$", "¥"})
 _ALIGNED = 3
 _CLOSERS = frozenset({")", "%", ")%", "%)"})
+_COLUMN_HEAD = re.compile(r"(?:RMB|USD|US\$|HK\$|HKD)(?:['’]000)?|千港元|人民幣千元|人民币千元")
 
 Span = tuple[float, float]
 
@@ -33,6 +37,11 @@ class Placed:
 def symbols(rows: list[list[Placed]]) -> tuple[str, ...]:
     """The currency marks printed in cells of their own (dropped from the figure rows)."""
     return tuple(dict.fromkeys(c.text for r in rows for c in r if c.text in CURRENCY_MARKS))
+
+
+def heads(text: str) -> bool:
+    """A word that heads one value column: a year, a currency ("RMB", "HK$'000")."""
+    return is_year(text) or _COLUMN_HEAD.fullmatch(text.strip()) is not None
 
 
 def is_figure(text: str) -> bool:
@@ -67,9 +76,16 @@ def align(
     if not figures:
         return [[" ".join(c.text for c in row if c.text)] for row in rows]
     columns = _merge(figures, tolerance)
+    if in_order:
+        columns = _counted(rows, columns)
     headers = _bands(columns) if regions else columns
+    # a row's first words that start in the label column are its label, however far they run
+    # (a long label printed across the NOTES column, a wrapped one's first line)
+    reach = (min(r[0].start for r in rows if r) + columns[0][0]) / 2
     return [
-        (in_order and _in_order(row, len(columns))) or _place_row(row, columns, headers, tolerance)
+        _heads_row(row, len(columns))
+        or (in_order and (_in_order(row, len(columns)) or _pushed(row, columns)))
+        or _place_row(row, columns, headers, tolerance, reach)
         for row in rows
     ]
 
@@ -80,9 +96,82 @@ def _aligned(figures: list[Span]) -> list[Span]:
     column makes none. All when no edge is shared."""
     ends = Counter(end for _, end in figures)
     kept = [f for f in figures if ends[f[1]] >= _ALIGNED]
-    # a figure clear of every aligned column is a column of its own (a note reference "8")
-    clear = [f for f in figures if not any(f[0] <= k[1] and k[0] <= f[1] for k in kept)]
-    return sorted(kept + clear) if kept else figures
+    if not kept:
+        return figures
+    # a figure clear of every aligned column before the first of them is a column of its own
+    # (a NOTES column with two references); one further right was pushed there by its label
+    first = min(k[0] for k in kept)
+    clear = [
+        f for f in figures if f[1] < first and not any(f[0] <= k[1] and k[0] <= f[1] for k in kept)
+    ]
+    return sorted(kept + clear)
+
+
+def _counted(rows: list[list[Placed]], columns: list[Span]) -> list[Span]:
+    """Laid-out text whose figures stand one space apart shares few right edges: when most
+    rows with figures print the same number of them, more than the columns found, the table
+    has that many columns, each where those rows print their n-th figure (the median span)."""
+    printed = [[c for c in row if is_figure(c.text)] for row in rows]
+    printed = [p for p in printed if p]
+    counts = Counter(len(p) for p in printed)
+    if not counts:
+        return columns
+    count, rows_with = counts.most_common(1)[0]
+    if count <= len(columns) or rows_with * 2 < len(printed):
+        return columns
+    full = [p for p in printed if len(p) == count]
+    spans = [
+        (median(p[i].start for p in full), median(p[i].end for p in full)) for i in range(count)
+    ]
+    if any(a[1] >= b[0] for a, b in pairwise(spans)):
+        return columns  # the n-th figures do not stand in order: no columns to be had
+    return spans
+
+
+def _pushed(row: list[Placed], columns: list[Span]) -> list[str] | None:
+    """A row whose figures a long label pushed out of their columns (a figure in no column,
+    or two in one): its figures keep their order and go to the columns nearest them, right
+    edge to right edge (``_nearest``). None when every figure stands in a column of its own."""
+    texts = [c for c in row if c.text.strip() and c.text.strip() not in CURRENCY_MARKS]
+    first = next((i for i, c in enumerate(texts) if is_figure(c.text)), len(texts))
+    figures = texts[first:]
+    if not figures or len(figures) > len(columns) or not all(is_figure(c.text) for c in figures):
+        return None
+    hits = [_overlapping(c, columns, 0.0) for c in figures]
+    if all(len(h) == 1 for h in hits) and len({h[0] for h in hits}) == len(hits):
+        return None
+    out = [" ".join(c.text for c in texts[:first]), *([""] * len(columns))]
+    for figure, index in zip(figures, _nearest([f.end for f in figures], columns), strict=True):
+        out[index + 1] = figure.text
+    return out
+
+
+def _nearest(ends: list[float], columns: list[Span]) -> list[int]:
+    """The increasing column indices, one per figure, whose right edges are nearest the
+    figures' (least total distance; dynamic programming over figures x columns)."""
+    k, n = len(ends), len(columns)
+    inf = float("inf")
+    # cost[i][j]: figures i.. placed in columns j..
+    cost = [[0.0 if i == k else inf for _ in range(n + 1)] for i in range(k + 1)]
+    for i in range(k - 1, -1, -1):
+        for j in range(n - 1, -1, -1):
+            take = abs(ends[i] - columns[j][1]) + cost[i + 1][j + 1]
+            cost[i][j] = min(take, cost[i][j + 1])
+    out, j = [], 0
+    for i in range(k):
+        while cost[i][j] != abs(ends[i] - columns[j][1]) + cost[i + 1][j + 1]:
+            j += 1
+        out.append(j)
+        j += 1
+    return out
+
+
+def _heads_row(row: list[Placed], count: int) -> list[str] | None:
+    """A row of exactly one column head per column ("2023 2024 2024", "RMB RMB USD"), however
+    close they stand: one to each column, in order."""
+    if len(row) == count and all(heads(c.text) for c in row):
+        return ["", *(c.text.strip() for c in row)]
+    return None
 
 
 def _in_order(row: list[Placed], count: int) -> list[str] | None:
@@ -122,12 +211,14 @@ def _overlapping(cell: Placed, spans: list[Span], share: float) -> list[int]:
 
 
 def _place_row(
-    row: list[Placed], columns: list[Span], headers: list[Span], tolerance: float
+    row: list[Placed], columns: list[Span], headers: list[Span], tolerance: float, reach: float
 ) -> list[str]:
     label: list[str] = []
     cells: list[list[str]] = [[] for _ in columns]
     last, prefix = -1, ""
     data = any(is_figure(c.text) for c in row)
+    # a row with nothing in the label column is a header row: its words are the columns'
+    labelled = data or bool(row) and row[0].start < reach
     for cell in row:
         text = cell.text.strip()
         if not text or (data and text in CURRENCY_MARKS):
@@ -138,7 +229,8 @@ def _place_row(
         if text == "(" and data:
             prefix = "("  # the opening of a negative split over cells: "(" "366,065" ")"
             continue
-        if cell.end < columns[0][0] - tolerance and (not is_figure(text) or _nil(text)):
+        before = cell.end < columns[0][0] - tolerance or (cell is row[0] and cell.start < reach)
+        if labelled and before and (not is_figure(text) or _nil(text)):
             label.append(text)
             continue
         targets = _targets(cell, columns, headers, data)

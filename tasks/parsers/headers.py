@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from tasks.parsers.tables import Row
 from tasks.parsers.zh import englished
@@ -29,11 +31,16 @@ _DURATION_RE = re.compile(
 # stored as negative numbers so that a duration stays one int.
 _DURATION = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "year": 12, "thirteen": -13}
 _DURATION |= {"twentysix": -26, "thirtynine": -39, "fiftytwo": -52, "fiftythree": -53}
+_SPELLED = re.compile(
+    r"\b(?:three|six|nine|twelve|thirteen|twenty[- ]six|thirty[- ]nine|fifty[- ]two|fifty[- ]three"
+    r"|\d{1,2})[- ](?:m ?o ?n ?t ?h ?s?|weeks?)\b|\byears? ended\b",
+    re.IGNORECASE,
+)
 _YEAR_RE = re.compile(r"\b((?:19|20)\d{2})\b")
 _MONTH_NAMES = "|".join(_MONTHS)
 _ENDED = (
     r"(?:three|six|nine|twelve|thirteen|twenty[- ]six|thirty[- ]nine|fifty[- ]two|fifty[- ]three"
-    r"|\d{1,2})[- ](?:months?|weeks?)[- ]ended|(?:fiscal )?years? ended|as (?:of|at)"
+    r"|\d{1,2})[- ](?:m ?o ?n ?t ?h ?s?|weeks?)[- ]ended|(?:fiscal )?years? ended|as (?:of|at)"
 )
 # the pieces a one-line header is cut into, tried in this order: whole periods ("Three months
 # ended June 30, 2024", "December 31,"), durations alone, years, currencies
@@ -55,7 +62,7 @@ _FILLER = re.compile(
 _USD_RE = re.compile(r"\bUSD\b|US\$")
 # "31 December 2014", "30 June": the day before the month (Hong Kong, British style)
 _DAY_FIRST = re.compile(
-    rf"\b(\d{{1,2}})\s+({_MONTH_NAMES})\b(\s+(?:19|20)\d{{2}}\b)?", re.IGNORECASE
+    rf"\b(\d{{1,2}})\s*({_MONTH_NAMES})\b(\s+(?:19|20)\d{{2}}\b)?", re.IGNORECASE
 )
 # a column of note references ("NOTES", "Note", "附註"): no figure of the statement
 _NOTES = re.compile(r"\s*(?:notes?|附[註注]|附[註注]編號)\s*", re.IGNORECASE)
@@ -82,8 +89,9 @@ def resolve_columns(
     as the table has value columns gives them to the columns in order.
     """
     rows = [(line, *([""] * (width - 1))) for line in header_lines(lead)] + header_rows
+    notes = {i for i in range(1, width) if _NOTES.fullmatch(" ".join(r[i] for r in rows if r[i]))}
     # Chinese periods, years and currencies read as their English words ("二零二三年" -> "2023")
-    header_rows = [spread(tuple(dated(c) for c in row), width - 1) for row in rows]
+    header_rows = [spread(tuple(dated(c) for c in row), notes) for row in rows]
     title = dated(title)
     usd = [_is_usd(header_rows, i) for i in range(width)]
     groups = _groups(usd[1:])
@@ -95,7 +103,7 @@ def resolve_columns(
         for i in group:
             own = " ".join(row[i] for row in filled if row[i])
             start, end = _period(own, group_text, title)
-            role = "notes" if _NOTES.fullmatch(own) else "usd" if usd[i] else "value"
+            role = "notes" if i in notes else "usd" if usd[i] else "value"
             if role == "notes":
                 start = end = None  # note references: no period, no figure of the statement
             columns.append(Column(i, own, role, start, end))
@@ -135,10 +143,13 @@ def header_lines(lines: tuple[str, ...]) -> list[str]:
     return out
 
 
-def spread(row: Row, count: int) -> Row:
-    """A header row whose one text holds ``count`` periods, years or currencies (or a
-    divisor of ``count``: one per group) -> one per value column, in order."""
-    texts = {c for c in row if c}
+def spread(row: Row, notes: frozenset[int] | set[int] = frozenset()) -> Row:
+    """A header row whose one text holds as many periods, years or currencies as the table
+    has value columns (or a divisor of that: one per group) -> one per value column, in
+    order. A NOTES column (``notes``) is no value column."""
+    values = [i for i in range(1, len(row)) if i not in notes]
+    texts = {c for i, c in enumerate(row) if c and i not in notes}
+    count = len(values)
     if len(texts) != 1 or count < 2:
         return row
     text = texts.pop()
@@ -146,7 +157,11 @@ def spread(row: Row, count: int) -> Row:
         parts = [m.group(0).strip(" ,") for m in rx.finditer(text)]
         rest = _FILLER.sub(" ", rx.sub(" ", text))
         if len(parts) >= 2 and count % len(parts) == 0 and not re.search(r"[A-Za-z0-9]", rest):
-            return ("", *(p for p in parts for _ in range(count // len(parts))))
+            out = ["", *row[1:]]
+            each = count // len(parts)
+            for n, i in enumerate(values):
+                out[i] = parts[n // each]
+            return tuple(out)
     return row
 
 
@@ -192,6 +207,8 @@ def _ifrs_roles(columns: list[Column]) -> list[Column]:
 
 
 def _period(own: str, group: str, title: str) -> tuple[date | None, date | None]:
+    if _two(_month_days, own, group) or _two(_durations, own, group):
+        return None, None
     months = _first_duration(own) or _first_duration(group) or _first_duration(title)
     month_day = _month_day(own) or _month_day(group) or _month_day(title)
     year = _single_year(own, title)
@@ -211,11 +228,30 @@ def _period(own: str, group: str, title: str) -> tuple[date | None, date | None]
 
 def _first_duration(text: str) -> int | None:
     match = _DURATION_RE.search(text)
-    if match is None:
-        return None
+    return None if match is None else _duration(match)
+
+
+def _duration(match: re.Match[str]) -> int:
     if match[2]:
         return -int(match[2])
     return _DURATION[re.sub(r"[- ]", "", match[1].lower())]
+
+
+def _two(named: Callable[[str], set[Any]], own: str, group: str) -> bool:
+    """Whether a column's own header names two dates (durations), or names none under a group
+    naming several: no telling which is the column's."""
+    mine = named(own)
+    return len(mine) > 1 or (not mine and len(named(group)) > 1)
+
+
+def _durations(text: str) -> set[str]:
+    """The durations a header spells out in full ("Three months ended", "Year ended"); a
+    fragment of a neighbour's ("Six m", overprinted) is none."""
+    return {re.sub(r"[\s-]+", " ", m[0].lower()) for m in _SPELLED.finditer(text)}
+
+
+def _month_days(text: str) -> set[tuple[int, int | None]]:
+    return {(_MONTHS[m[1].lower()], int(m[2]) if m[2] else None) for m in _MONTH_RE.finditer(text)}
 
 
 def _month_day(text: str) -> tuple[int, int | None] | None:

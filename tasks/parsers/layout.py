@@ -10,9 +10,10 @@ cell going to the columns its horizontal span covers.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
-from tasks.parsers.grid import Placed, align, is_figure, symbols
+from tasks.parsers.grid import Placed, align, heads, is_figure, symbols
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.tablemeta import statement_kind
 from tasks.parsers.tables import RawTable, kept, make_rows
@@ -32,9 +33,11 @@ _MONTH = re.compile(
 )
 # a page number printed as page furniture: "– 2 –", "- 12 -"
 _PAGE_NUMBER = re.compile(r"[-–—]\s*\d{1,3}\s*[-–—]")
+_BARE_PAGE_NUMBER = re.compile(r"(?:page\s*)?\d{1,3}(?:\s*(?:/|of)\s*\d{1,3})?", re.IGNORECASE)
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
 _IN_LABEL = re.compile(r"\(\d{1,2}\)|[-–—]|\*+\d*")
 _PROSE_SHARE = 0.8
+_INDENT_SHARE = 0.06
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +61,8 @@ def page_tables(
 
     ``carried``: the title lines the previous page ended with (a title printed at the foot of
     a page, its table on the next); returned likewise for the next page."""
-    lines = [ln for ln in lines if ln and not _PAGE_NUMBER.fullmatch(_text(ln))]
-    left = min((cell.start for line in lines for cell in line), default=0.0)
+    lines = _without_furniture([ln for ln in lines if ln])
+    left = _margin(lines)
     prose = _prose_lines(lines, left, units)
     out: list[RawTable] = []
     preamble: list[str] = list(carried)
@@ -84,6 +87,25 @@ def page_tables(
     return out, tuple(preamble[len(preamble) - titles :])
 
 
+def _margin(lines: list[list[Placed]]) -> float:
+    """The page's left margin: the leftmost start at least two lines share (a running head
+    printed further left is no margin), else the leftmost start."""
+    starts = Counter(round(line[0].start) for line in lines)
+    shared = [start for start, count in starts.items() if count >= 2]
+    return float(min(shared)) if shared else min((ln[0].start for ln in lines), default=0.0)
+
+
+def _without_furniture(lines: list[list[Placed]]) -> list[list[Placed]]:
+    """The page without its page numbers: "– 2 –" anywhere, and a bare "23" or "Page 23" as
+    its first or last line (a figure alone there is the page's number, not a row)."""
+    kept = [ln for ln in lines if not _PAGE_NUMBER.fullmatch(_text(ln))]
+    while kept and _BARE_PAGE_NUMBER.fullmatch(_text(kept[-1])):
+        kept.pop()
+    while kept and _BARE_PAGE_NUMBER.fullmatch(_text(kept[0])):
+        kept.pop(0)
+    return kept
+
+
 def cells(words: list[dict], units: Units) -> list[Placed]:
     """One line's words (text, x0, x1; left to right) -> cells: words a word gap apart join,
     but a figure stands alone (a dash or a footnote mark after a word stays in the label)."""
@@ -94,6 +116,8 @@ def cells(words: list[dict], units: Units) -> list[Placed]:
         near = prev is not None and word["x0"] - prev.end <= units.word_gap
         # "EPS - diluted", "Total net revenue (1)": part of the label, not a value column
         joinable = not is_figure(text) or (near and _IN_LABEL.fullmatch(text) is not None)
+        # "2023 2024", "RMB RMB": one header word per column, however close they stand
+        joinable = joinable and not (heads(text) and prev is not None and heads(prev.text))
         if prev is not None and near and joinable and not is_figure(prev.text):
             out[-1] = Placed(prev.start, word["x1"], f"{prev.text} {text}")
         else:
@@ -121,9 +145,11 @@ def _prose_lines(lines: list[list[Placed]], left: float, units: Units) -> set[in
     in a paragraph (next to another such line) or ending a sentence. A paragraph of the
     notes ends the table above it and is no row of the next."""
     right = max((line[-1].end for line in lines), default=0.0)
+    # a paragraph's indent grows with the rendering's scale (characters per point in text)
+    indent = max(units.indent, _INDENT_SHARE * (right - left))
     wide = [
         ln[-1].end - ln[0].start >= _PROSE_SHARE * (right - left)
-        and ln[0].start <= left + units.indent
+        and ln[0].start <= left + indent
         and not is_figure(ln[-1].text)  # a row ends in its figures, a sentence in words
         for ln in lines
     ]

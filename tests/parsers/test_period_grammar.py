@@ -90,3 +90,44 @@ class TestPeriodsPrintedAboveTheColumns:
             (date(2024, 2, 4), date(2025, 2, 1)),
             (date(2023, 2, 5), date(2024, 2, 3)),
         ]
+
+
+class TestHeadersThatNameMoreThanTheirColumn:
+    """Text renderings glue or overprint header words; a column whose header names two
+    periods is refused (no period), never given the first one."""
+
+    def test_two_dates_over_two_columns_and_a_notes_column(self) -> None:
+        header = [
+            ("", "", "As at", "As at"),
+            ("", "", "30 June 31 December", "30 June 31 December"),
+            ("", "NOTES", "2014", "2013"),
+        ]
+        assert _periods(header, "At 30 June 2014") == [
+            ("notes", None, None),
+            ("value", None, date(2014, 6, 30)),
+            ("value", None, date(2013, 12, 31)),
+        ]
+
+    def test_a_column_naming_two_dates_has_no_period(self) -> None:
+        header = [("", "30 June 31 December 2014", "31 December 2013")]
+        assert _periods(header, "")[0] == ("value", None, None)
+
+    def test_a_column_naming_two_durations_has_no_period(self) -> None:
+        both = "Three months ended December 31, Year ended December 31,"
+        header = [("", both, "2023"), ("", "2022", "")]
+        assert [p[1:] for p in _periods(header, "")] == [(None, None), (None, None)]
+
+    def test_an_overprinted_fragment_of_a_neighbours_duration_is_no_duration(self) -> None:
+        header = [("", "Three months ended June 30, Six m"), ("", "2024")]
+        assert _periods(header, "") == [("value", date(2024, 4, 1), date(2024, 6, 30))]
+
+    def test_a_duration_split_inside_its_word(self) -> None:
+        header = [("", "Six mo nths ended June 30,"), ("", "2024")]
+        assert _periods(header, "") == [("value", date(2024, 1, 1), date(2024, 6, 30))]
+
+    def test_a_day_glued_to_its_month(self) -> None:
+        header = [("", "As at 30June", "As at 31 December"), ("", "2014", "2013")]
+        assert _periods(header, "") == [
+            ("value", None, date(2014, 6, 30)),
+            ("value", None, date(2013, 12, 31)),
+        ]
