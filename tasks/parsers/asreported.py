@@ -10,7 +10,7 @@ guessed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from tasks.core.enums import Basis
@@ -23,6 +23,10 @@ from tasks.parsers.setting import TableSetting, read_setting
 from tasks.parsers.tablemeta import currencies_in, except_shares, scale_of, statement_kind
 from tasks.parsers.tables import ParsedDocument, RawTable, Row
 
+# the first lines of an income statement: "Revenue", "Turnover", "Total net revenues", 收益
+_REVENUE = re.compile(
+    r"(?:total )?(?:net )?(?:revenues?|turnover|sales)\b|(?:收益|收入|營業額|营业额)$", re.I
+)
 _SHARES = re.compile(
     r"weighted[- ]average\b.*\b(?:shares|ADSs?)\b|\b(?:shares|ADSs?) used\b|number of .*shares",
     re.IGNORECASE,
@@ -77,8 +81,18 @@ def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
 
 
 def table_setting(table: RawTable, previous: Setting) -> Setting:
-    """A table's setting, its statement kind named by its title's words."""
-    return read_setting(table, previous, _kind)
+    """A table's setting, its statement kind named by its title's words. A single statement
+    of comprehensive income (IFRS allows one) that opens with revenue is the income
+    statement: profit or loss is its first part."""
+    setting = read_setting(table, previous, _kind)
+    if setting.what is StatementKind.OTHER and _opens_with_revenue(table):
+        return replace(setting, what=StatementKind.INCOME_STATEMENT)
+    return setting
+
+
+def _opens_with_revenue(table: RawTable) -> bool:
+    labels = [row[0] for row in table.rows if row and row[0].strip()][:3]
+    return any(_REVENUE.match(label.strip()) for label in labels)
 
 
 def _kind(near: tuple[str, ...], header: str) -> tuple[StatementKind | None, str]:

@@ -17,11 +17,16 @@ from tasks.parsers.zh import has_han
 # "In thousands of Renminbi"; PDF damage can cut the "In" ("n thousands of Re"), so the
 # "thousands of" form is accepted too; "RMB'000" / "US$'000" headers are thousands as well.
 _SCALE_RE = re.compile(
-    r"\bin (thousands|millions)\b|\b(thousands|millions) of\b|(?:RMB|US\$|HK\$|\$)\s?['’](000)\b"
+    r"\bin (thousands|millions)\b|\b(thousands|millions) of\b"
+    # a currency's column head: "RMB'000", "US$'000", "RMB million", "RMB'Million", "HK$m",
+    # "RMB thousands", "(in RMB millions)"
+    r"|(?:RMB|US\$|HK\$|USD|HKD|\$)\s?['’]?\s?(000|thousands?|millions?|mn|m)\b"
+    r"|\bin (?:RMB|US\$|HK\$|USD|HKD) (thousands|millions)\b"
     r"|(?:人民[幣币]|港[幣币]|美)?(千|百萬|百万)(?:港|美)?元",  # 人民幣千元, 人民币百万元, 千港元
     re.IGNORECASE,
 )
 _SCALES = {"thousands": 3, "millions": 6, "000": 3, "千": 3, "百萬": 6, "百万": 6}
+_SCALES |= {"thousand": 3, "million": 6, "mn": 6, "m": 6}
 PERIOD_TITLE_RE = re.compile(
     r"^(?:(?:as )?(?:of|at)|for the|three|six|nine|twelve|thirteen|year).*\b(?:19|20)\d{2}\b"
     r"|^(?:截至|於|于)\s*\S*(?:日|止年度|[個个]月)$",  # 截至十二月三十一日止年度, 於十二月三十一日
@@ -33,11 +38,13 @@ _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
         StatementKind.NON_GAAP_RECONCILIATION,
         re.compile(r"reconcil.*non-gaap|non-gaap.*reconcil", re.I),
     ),
-    # HKEx Chinese editions, traditional and simplified ("綜合損益及其他全面收益表" is the
-    # income statement; "綜合全面收益表" alone is comprehensive income)
+    # HKEx Chinese editions, traditional and simplified ("綜合損益及其他全面收益表" and
+    # "綜合收益表" are the income statement; "綜合全面收益表" alone is comprehensive income)
     (
         StatementKind.INCOME_STATEMENT,
-        re.compile(r"[損损]益(?:及其他全面收益)?表|利[潤润]表|[經经][營营]報表|经营报表"),
+        re.compile(
+            r"[損损]益(?:及其他全面收益)?表|利[潤润]表|[經经][營营]報表|经营报表|(?<!全面)收益表"
+        ),
     ),
     (StatementKind.OTHER, re.compile(r"全面收[益入]表")),
     (
