@@ -1,4 +1,5 @@
-"""Plain text -> RawTables: tab-separated tables, or text laid out in columns of spaces.
+"""Plain text -> RawTables: tab-separated tables (or pipe rows, "| a | b |", read as tabs),
+or text laid out in columns of spaces.
 
 With tabs, a table is a run of lines containing tabs; a blank line or a line without tabs ends
 it, and the text lines since the previous table become its preamble (title and scale note).
@@ -22,10 +23,15 @@ _CLOSERS = frozenset({")", "%", ")%", "%)"})
 # laid-out text is measured in characters: one space joins words, two part cells
 CHARACTERS = Units(word_gap=1.0, margin=2.0, indent=6.0, tolerance=0.0, in_order=True)
 _WORD = re.compile(r"\S+")
+_PIPE_RULE = re.compile(r":?-{2,}:?|")
+_PIPE_TABLE_ROWS = 3
 
 
 def parse_text(text: str) -> ParsedDocument:
     """Split a text document into tables and their preambles."""
+    # pipe tables: at least a few rows of figures between pipes (a "QFIN | 3660" line is none)
+    if sum(_is_pipe_row(line) for line in text.splitlines()) >= _PIPE_TABLE_ROWS:
+        text = _pipes_as_tabs(text)
     if "\t" not in text:
         return _laid_out(text)
     tables: list[RawTable] = []
@@ -44,6 +50,34 @@ def parse_text(text: str) -> ParsedDocument:
         tables.append(_table(len(tables) + 1, preamble, rows))
     prose = "\n".join(line for line in text.splitlines() if "\t" not in line)
     return ParsedDocument(tuple(t for t in tables if t.rows), text, prose)
+
+
+def _is_pipe_row(line: str) -> bool:
+    """Cells parted by two or more pipes, one of them a figure."""
+    return line.count("|") >= 2 and any(ch.isdigit() for ch in line)
+
+
+def _pipes_as_tabs(text: str) -> str:
+    """A text whose tables are pipe rows, with tabs for pipes."""
+    piped = [ln.strip() for ln in text.splitlines() if "|" in ln]
+    edged = sum(r.endswith("|") for r in piped) * 2 > len(piped)  # "| a | b |" or "a | b"
+    lines = (_pipes_to_tabs(line, edged) for line in text.splitlines())
+    return "\n".join(line for line in lines if line is not None)
+
+
+def _pipes_to_tabs(line: str, edged: bool) -> str | None:
+    """A Markdown-style table row ("| Revenue | 1,234 | 5,678 |", as HTML-to-text converters
+    print tables) as a tab-separated one; its rule ("|---|---:|") as None. Without edges
+    a leading pipe is an empty label cell."""
+    body = line.strip()
+    if "|" not in body:
+        return line
+    if edged:
+        body = body.removeprefix("|").removesuffix("|")
+    cells = body.split("|")
+    if "-" in body and all(_PIPE_RULE.fullmatch(c.strip()) for c in cells):
+        return None
+    return "\t".join(c.strip() for c in cells)
 
 
 def _laid_out(text: str) -> ParsedDocument:
