@@ -7,6 +7,7 @@ differ only in how a title is recognised, which the caller passes in.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -23,6 +24,7 @@ from tasks.parsers.tables import RawTable
 
 NEAR = 6  # preamble lines close enough to a table to be its title
 _MARKS = frozenset({"$", "US$", "RMB", "HK$", "¥"})
+_GLUED_MARK = re.compile(r"(US\$|HK\$|RMB|\$|¥)\s?[\d(]")
 
 K = TypeVar("K")
 
@@ -68,5 +70,9 @@ def read_setting(
 
 
 def _symbols(table: RawTable) -> str:
-    """Currency marks printed in the table's cells ("$" before a figure)."""
-    return " ".join([*table.symbols, *(c for row in table.rows for c in row if c in _MARKS)])
+    """Currency marks printed in the table's cells: a cell of its own ("$" before a figure)
+    or glued to the figure ("$293,618", "RMB(1,234)")."""
+    glued = (m[1] for row in table.rows for c in row[1:] for m in [_GLUED_MARK.match(c)] if m)
+    return " ".join(
+        [*table.symbols, *(c for row in table.rows for c in row if c in _MARKS), *glued]
+    )

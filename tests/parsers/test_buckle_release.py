@@ -14,6 +14,7 @@ import pytest
 from tasks.core.rowrecords import StatementKind, StatementRow
 from tasks.extract import extract_file, load_catalog, parse_document
 from tasks.parsers.asreported import RowsRead, read_rows
+from tasks.parsers.tables import ParsedDocument
 from tests.golden.golden import RowKey, load_rows
 
 DOCUMENT = (
@@ -68,3 +69,29 @@ class TestBuckleEarningsRelease:
         extraction = extract_file(DOCUMENT.name, DOCUMENT.read_bytes(), load_catalog("QFIN"))
         assert extraction.rows == read.rows
         assert extraction.refused == ()
+
+
+def _as_text(doc: ParsedDocument) -> str:
+    """The release's tables as a text prints them: title lines, then tab-separated rows, the
+    dollar sign glued to the first row of figures ("$293,618") as wire text has it."""
+    lines: list[str] = []
+    for table in doc.tables:
+        lines += table.preamble[-4:]
+        glued = bool(table.symbols)
+        for row in table.rows:
+            if glued and all(c[:1].isdigit() for c in row[1:]):
+                row, glued = (row[0], *(f"${c}" for c in row[1:])), False
+            lines.append("\t".join(row))
+        lines.append("")
+    return "\n".join(lines)
+
+
+class TestBuckleEarningsReleaseAsText:
+    """The same release as text, its currency only in the "$" glued to figures."""
+
+    def test_every_golden_row_is_read_exactly(self) -> None:
+        text = _as_text(parse_document(DOCUMENT.name, DOCUMENT.read_bytes())).encode()
+        read = read_rows(parse_document("buckle.txt", text), "buckle.txt")
+        got = {_key(r): (r.value, r.decimals) for r in read.rows}
+        assert got == load_rows(DOCUMENT.name)
+        assert read.refused == ()
