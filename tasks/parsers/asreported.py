@@ -157,8 +157,9 @@ def _read_body(
     for row, indent in zip(body, indents, strict=True):
         if not has_values(row) and not any(_damaged(c) for c in row[1:]):
             text = " ".join(c for c in row if c)
-            # a heading wrapped over two lines goes on in lower case
-            if pending and text[:1].islower():
+            # a heading wrapped over two lines goes on in lower case, or after a line
+            # left unfinished ("... 50,773,796 shares at November 2, 2024,")
+            if pending and (text[:1].islower() or _UNFINISHED.search(pending)):
                 pending = f"{pending} {text}"
                 continue
             if pending and _heading(pending):

@@ -19,6 +19,7 @@ from tasks.parsers.numbers import CellKind, is_year, parse_cell
 
 CURRENCY_MARKS = frozenset({"$", "RMB", "US$", "USD$", "HK$", "¥"})
 _ALIGNED = 3
+_NOTE_WIDTH = 3  # characters of a note reference ("7", "12", "3a")
 _CLOSERS = frozenset({")", "%", ")%", "%)"})
 _COLUMN_HEAD = re.compile(r"(?:RMB|USD|US\$|HK\$|HKD)(?:['’]000)?|千港元|人民幣千元|人民币千元")
 
@@ -72,7 +73,7 @@ def align(
         (c.start, c.end) for r in rows for c in r if is_figure(c.text) and not _nil(c.text)
     )
     if in_order:
-        figures = _aligned(figures)
+        figures = _aligned(figures, min(r[0].start for r in rows if r))
     if not figures:
         return [[" ".join(c.text for c in row if c.text)] for row in rows]
     columns = _merge(figures, tolerance)
@@ -82,6 +83,8 @@ def align(
     # a row's first words that start in the label column are its label, however far they run
     # (a long label printed across the NOTES column, a wrapped one's first line)
     reach = (min(r[0].start for r in rows if r) + columns[0][0]) / 2
+    if in_order:
+        rows = [_label_figures(row, columns[0][0] - tolerance) for row in rows]
     return [
         _heads_row(row, len(columns))
         or (in_order and (_in_order(row, len(columns)) or _pushed(row, columns)))
@@ -90,19 +93,26 @@ def align(
     ]
 
 
-def _aligned(figures: list[Span]) -> list[Span]:
+def _aligned(figures: list[Span], left: float) -> list[Span]:
     """Laid-out text: the figures whose right edge at least two others share (right-aligned
     columns), and those clear of all of them; a figure a long label pushed into another
     column makes none. All when no edge is shared."""
+    # a figure at the margin begins a label's line ("50,445,186 shares at"): no column
+    figures = [f for f in figures if f[0] > left] or figures
     ends = Counter(end for _, end in figures)
     kept = [f for f in figures if ends[f[1]] >= _ALIGNED]
     if not kept:
         return figures
-    # a figure clear of every aligned column before the first of them is a column of its own
-    # (a NOTES column with two references); one further right was pushed there by its label
+    # a note reference clear of every aligned column before the first of them is a column of
+    # its own (a NOTES column with two references); a figure further right was pushed there
+    # by its label, and a longer one is words of a label ("authorized 100,000,000")
     first = min(k[0] for k in kept)
     clear = [
-        f for f in figures if f[1] < first and not any(f[0] <= k[1] and k[0] <= f[1] for k in kept)
+        f
+        for f in figures
+        if f[1] < first
+        and f[1] - f[0] <= _NOTE_WIDTH
+        and not any(f[0] <= k[1] and k[0] <= f[1] for k in kept)
     ]
     return sorted(kept + clear)
 
@@ -164,6 +174,21 @@ def _nearest(ends: list[float], columns: list[Span]) -> list[int]:
         out.append(j)
         j += 1
     return out
+
+
+def _label_figures(row: list[Placed], first: float) -> list[Placed]:
+    """Words and figures printed before the first column are one label when a figure among
+    them is followed by words ("50,445,186 shares at", "(1) Derived from audited ...") or
+    the row prints no figure further right ("Common stock, authorized 100,000,000"); a
+    figure the columns begin with ("period  10,512,363  7,558,997 ...") stays a figure."""
+    lead = [c for c in row if c.end < first and c.text not in CURRENCY_MARKS]
+    if len(lead) < 2 or lead != row[: len(lead)] or all(is_figure(c.text) for c in lead):
+        return row
+    worded = any(is_figure(a.text) and not is_figure(b.text) for a, b in pairwise(lead))
+    if not worded and any(is_figure(c.text) for c in row[len(lead) :]):
+        return row
+    label = Placed(lead[0].start, lead[-1].end, " ".join(c.text for c in lead))
+    return [label, *row[len(lead) :]]
 
 
 def _heads_row(row: list[Placed], count: int) -> list[str] | None:

@@ -37,6 +37,7 @@ _BARE_PAGE_NUMBER = re.compile(r"(?:page\s*)?\d{1,3}(?:\s*(?:/|of)\s*\d{1,3})?",
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
 _IN_LABEL = re.compile(r"\(\d{1,2}\)|[-–—]|\*+\d*")
 _PROSE_SHARE = 0.8
+_NAME_LINES = 2  # a company's name above a statement's title
 _INDENT_SHARE = 0.06
 
 
@@ -73,10 +74,18 @@ def page_tables(
         wraps = bool(preamble) and not rows and statement_kind(preamble[-1]) is not None
         at_margin = line[0].start <= left + units.margin
         wraps = wraps and at_margin and not _HEADER_MARK.search(_text(line))
-        if i in prose or wraps or _is_title(line, at_margin, rows):
+        # a line or two of words at the margin (a company's name) opens no table yet
+        words_only = len(rows) <= _NAME_LINES and _trailing_words(rows) == len(rows)
+        words_only = words_only and all(r[0].start <= left + units.margin for r in rows)
+        if i in prose or wraps or _is_title(line, at_margin, rows, words_only, _named(preamble)):
+            # lines of words just before a statement's title ("THE BUCKLE, INC.") head it
+            named = i not in prose and statement_kind(_text(line)) is not None
+            words = _trailing_words(rows) if named else 0
+            lead, rows = [_text(r) for r in rows[len(rows) - words :]], rows[: len(rows) - words]
             if rows:
                 out.append(_table(f"{where}, table {len(out) + 1}", preamble, rows, units))
                 preamble, rows, titles = [], [], 0
+            preamble += lead
             preamble.append(_text(line))
             titles = 0 if i in prose else titles + 1
         else:
@@ -129,15 +138,41 @@ def _text(line: list[Placed]) -> str:
     return " ".join(c.text for c in line)
 
 
-def _is_title(line: list[Placed], at_margin: bool, rows: list[list[Placed]]) -> bool:
-    """A title line at the margin without amounts; a line naming a statement only where no
-    table is open (inside one, "Reconciliation of Non-GAAP Net Income" is a heading)."""
+def _is_title(
+    line: list[Placed],
+    at_margin: bool,
+    rows: list[list[Placed]],
+    words_only: bool,
+    open_kind: object,
+) -> bool:
+    """A title line at the margin without amounts; a line naming a statement where no table
+    is open, or naming another statement than the open table's once it has figures (in the
+    non-GAAP reconciliation, "Reconciliation of Non-GAAP Net Income" is a heading; after
+    the income statement's rows, "CONSOLIDATED BALANCE SHEETS" is a title)."""
     text = _text(line)
     if not at_margin or _has_amount(line):
         return False
     if _TITLE.match(text):
         return True
-    return not rows and len(text) <= 150 and statement_kind(text) is not None
+    kind = statement_kind(text) if len(text) <= 150 else None
+    opened = any(_has_amount(r) for r in rows)
+    return kind is not None and (words_only or (opened and open_kind not in (None, kind)))
+
+
+def _named(preamble: list[str]) -> object:
+    """The statement the nearest preamble line naming one names (None when none does)."""
+    return next((k for ln in reversed(preamble) for k in [statement_kind(ln)] if k), None)
+
+
+def _trailing_words(rows: list[list[Placed]], most: int = 2) -> int:
+    """How many of the last rows (at most ``most``) are words alone, no digit: a name
+    ("THE BUCKLE, INC."), not a period or an amount."""
+    count = 0
+    for row in reversed(rows):
+        if any(ch.isdigit() for ch in _text(row)):
+            break
+        count += 1
+    return min(count, most)
 
 
 def _prose_lines(lines: list[list[Placed]], left: float, units: Units) -> set[int]:

@@ -5,6 +5,7 @@ file (tests/golden/rows/). No label catalog is involved: statement rows are issu
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
@@ -94,4 +95,60 @@ class TestBuckleEarningsReleaseAsText:
         read = read_rows(parse_document("buckle.txt", text), "buckle.txt")
         got = {_key(r): (r.value, r.decimals) for r in read.rows}
         assert got == load_rows(DOCUMENT.name)
+        assert read.refused == ()
+
+
+def _laid_out(doc: ParsedDocument, label_width: int) -> str:
+    """The release's tables as a text printer lays them out: the company's name and title
+    lines, labels wrapped at ``label_width`` characters, every column right-aligned in a
+    width of its longest cell plus two (as lynx or a wire service's text prints them)."""
+    lines: list[str] = []
+    for table in doc.tables:
+        lines += [f"    {p}" for p in table.preamble[-4:]] + [""]
+        widths = [
+            max(10, *(len(row[i]) + 2 for row in table.rows)) for i in range(1, len(table.rows[0]))
+        ]
+        glued = bool(table.symbols)
+        for row in table.rows:
+            cells = list(row[1:])
+            if glued and all(c[:1].isdigit() for c in cells):
+                cells, glued = [f"${c}" for c in cells], False
+            wrapped = textwrap.wrap(row[0], label_width - 2) or [""]
+            lines += [f"    {part}" for part in wrapped[:-1]]
+            figures = "".join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
+            lines.append(f"    {wrapped[-1].ljust(label_width)}{figures}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+class TestBuckleEarningsReleaseLaidOut:
+    """The same release as laid-out text: the company's name above each title ("THE BUCKLE,
+    INC."), the common stock label wrapped over lines that begin and end with share counts
+    ("50,445,186 shares at February 3, 2024, and"), a footnote "(1) Derived from audited
+    financial statements." under the balance sheet."""
+
+    @pytest.fixture(scope="class")
+    def doc(self) -> ParsedDocument:
+        return parse_document(DOCUMENT.name, DOCUMENT.read_bytes())
+
+    def test_with_wide_labels_every_golden_row_is_read_exactly(self, doc: ParsedDocument) -> None:
+        read = read_rows(parse_document("buckle.txt", _laid_out(doc, 70).encode()), "buckle.txt")
+        assert {_key(r): (r.value, r.decimals) for r in read.rows} == load_rows(DOCUMENT.name)
+        assert read.refused == ()
+
+    @pytest.mark.parametrize("width", [30, 40, 50])
+    def test_with_wrapped_labels_every_figure_is_read_in_its_period(
+        self, doc: ParsedDocument, width: int
+    ) -> None:
+        """Labels wrapped in capitals ("OPERATING LEASE RIGHT-OF-USE" / "ASSETS") are read as
+        their last line: the figures, periods and currencies are the golden file's."""
+        read = read_rows(parse_document("b.txt", _laid_out(doc, width).encode()), "b.txt")
+        figures = Counter(
+            (k[0], k[2], k[3], k[4], v[0]) for k, v in load_rows(DOCUMENT.name).items()
+        )
+        got = Counter(
+            (r.statement.value, r.period_start, r.period_end, r.currency, r.value)
+            for r in read.rows
+        )
+        assert got == figures
         assert read.refused == ()
