@@ -1,4 +1,4 @@
-"""Positioned cells -> label + value columns, shared by the HTML and PDF parsers.
+"""Positioned cells -> label + value columns, shared by the HTML, PDF and laid-out text parsers.
 
 A value column is the horizontal extent shared by the figures under it: figures may be
 right-aligned, centred or left-aligned, but within one column their extents overlap, and
@@ -95,8 +95,9 @@ def align(
 
 def _aligned(figures: list[Span], left: float) -> list[Span]:
     """Laid-out text: the figures whose right edge at least two others share (right-aligned
-    columns), and those clear of all of them; a figure a long label pushed into another
-    column makes none. All when no edge is shared."""
+    columns), and note references clear of them all before the first; a figure a long label
+    pushed into another column makes none, nor one at the margin (``left``). All when no edge
+    is shared."""
     # a figure at the margin begins a label's line ("50,445,186 shares at"): no column
     figures = [f for f in figures if f[0] > left] or figures
     ends = Counter(end for _, end in figures)
