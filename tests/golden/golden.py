@@ -8,12 +8,14 @@ narrative figures as (period, value) pairs, plus guidance and dividends. Periods
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from tasks.core.rowrecords import StatementRow
 from tasks.parsers.prose import full_year, half, quarter
 
 GOLDEN = Path(__file__).resolve().parent
@@ -114,6 +116,17 @@ def load_section_rows(document: str) -> dict[SectionKey, tuple[Decimal, int]]:
         assert key not in rows, f"golden names a row twice: {key}"
         rows[key] = found
     return rows
+
+
+def section_cells(rows: Iterable[StatementRow]) -> dict[SectionKey, tuple[Decimal, int]]:
+    """Rows read, keyed as load_section_rows keys the golden file's cells."""
+    return {
+        (r.statement.value, r.section, r.row_label, r.period_start, r.period_end, r.currency): (
+            r.value,
+            r.decimals,
+        )
+        for r in rows
+    }
 
 
 def _cells(document: str) -> list[tuple[SectionKey, tuple[Decimal, int]]]:

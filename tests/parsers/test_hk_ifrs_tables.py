@@ -22,7 +22,7 @@ import pytest
 from tasks.core.rowrecords import StatementKind, StatementRow
 from tasks.extract import parse_document
 from tasks.parsers.asreported import RowsRead, read_rows
-from tests.golden.golden import load_section_rows
+from tests.golden.golden import load_section_rows, section_cells
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 Key = tuple[str, str, date | None, date, str]
@@ -76,13 +76,7 @@ class RealAnnouncement:
 
     def test_every_golden_cell_is_read_in_its_section(self, read: RowsRead) -> None:
         golden = load_section_rows(f"{self.stem}.pdf")
-        got = {
-            (r.statement.value, r.section, r.row_label, r.period_start, r.period_end, r.currency): (
-                r.value,
-                r.decimals,
-            )
-            for r in read.rows
-        }
+        got = section_cells(read.rows)
         assert len(got) == len(read.rows)
         assert {k: (got.get(k), v) for k, v in golden.items() if got.get(k) != v} == {}
         assert set(got) - set(golden) == set()

@@ -18,7 +18,7 @@ import pytest
 
 from tasks.extract import extract_file, load_catalog, parse_document
 from tasks.parsers.asreported import RowsRead, read_rows
-from tests.golden.golden import load, load_section_rows
+from tests.golden.golden import load, load_section_rows, section_cells
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "layouts"))
 from render import render  # noqa: E402  (the layout harness's renderer, as test_layouts)
@@ -47,13 +47,7 @@ class RealAnnouncementAsText:
         self, read: RowsRead
     ) -> None:
         golden = load_section_rows(f"{self.stem}.pdf")
-        got = {
-            (r.statement.value, r.section, r.row_label, r.period_start, r.period_end, r.currency): (
-                r.value,
-                r.decimals,
-            )
-            for r in read.rows
-        }
+        got = section_cells(read.rows)
         assert {k: (got.get(k), v) for k, v in golden.items() if got.get(k) != v} == {}
         assert set(got) - set(golden) == set()
         assert read.refused == ()
@@ -117,12 +111,6 @@ class TestErnestBorelInterimResultsAsAReportsPages:
         name = f"{self.stem}.txt"
         read = read_rows(parse_document(name, "\f".join(pages).encode("utf-8")), name)
         golden = load_section_rows(f"{self.stem}.pdf")
-        got = {
-            (r.statement.value, r.section, r.row_label, r.period_start, r.period_end, r.currency): (
-                r.value,
-                r.decimals,
-            )
-            for r in read.rows
-        }
+        got = section_cells(read.rows)
         assert got == golden
         assert read.refused == ()
