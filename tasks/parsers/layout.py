@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from tasks.core.rowrecords import StatementKind
 from tasks.parsers.grid import Placed, align, heads, is_figure, symbols
 from tasks.parsers.numbers import clean_cell
 from tasks.parsers.tablemeta import statement_kind
@@ -143,7 +144,7 @@ def _is_title(
     at_margin: bool,
     rows: list[list[Placed]],
     words_only: bool,
-    open_kind: object,
+    open_kind: StatementKind | None,
 ) -> bool:
     """A title line at the margin without amounts; a line naming a statement where no table
     is open, or naming another statement than the open table's once it has figures (in the
@@ -159,12 +160,12 @@ def _is_title(
     return kind is not None and (words_only or (opened and open_kind not in (None, kind)))
 
 
-def _named(preamble: list[str]) -> object:
+def _named(preamble: list[str]) -> StatementKind | None:
     """The statement the nearest preamble line naming one names (None when none does)."""
     return next((k for ln in reversed(preamble) for k in [statement_kind(ln)] if k), None)
 
 
-def _trailing_words(rows: list[list[Placed]], most: int = 2) -> int:
+def _trailing_words(rows: list[list[Placed]], most: int = _NAME_LINES) -> int:
     """How many of the last rows (at most ``most``) are words alone, no digit: a name
     ("THE BUCKLE, INC."), not a period or an amount."""
     count = 0
