@@ -6,8 +6,9 @@ both signals stop the run with :class:`Interrupted`, raised in the main thread a
 point*: where it runs our own code, or waits on its behalf, with no task and no database call
 under way (:func:`at_safe_point`). Raised anywhere else, the exception breaks the library it
 lands in: inside a Prefect task it is taken for the task's failure (a document "failed" and
-the run went on); inside SQLAlchemy building a result it left a cursor nothing closed, whose
-connection kept SQLite's write lock, so the run's own clean-up waited for that lock and failed.
+the run went on); inside SQLAlchemy building a result, or in contextlib's ``__exit__`` before
+``engine.begin()`` commits, it left a connection in its transaction, holding SQLite's write
+lock, so the run's own clean-up waited for that lock and failed.
 A signal that arrives elsewhere is asked again every 50 ms, and at each document's end, until
 the run reaches one. A second signal during the clean-up is ignored: it is short and must
 finish.
@@ -39,6 +40,10 @@ ASK_AGAIN_SECONDS = 0.05
 _OURS = ("flows", "tasks", "storage", "expectations", "filings", "prefect.futures")
 # Work under way that an exception would leave half done, anywhere on the stack.
 _UNDER_WAY = ("prefect.task_engine", "sqlalchemy")
+# The standard library's code a stop may land in, called from ours: waits, which leave their
+# locks as they found them. Elsewhere it may be half way: contextlib's __exit__ runs before
+# SQLAlchemy's engine.begin() commits, and raised there the transaction kept the write lock.
+_WAITS = ("threading", "queue", "concurrent.futures")
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -125,15 +130,19 @@ class _Stop:
 
 def at_safe_point(frame: FrameType | None) -> bool:
     """True when an exception raised in ``frame`` (the main thread's) leaves nothing half
-    done: the nearest code that is not the standard library's is ours, and no task and no
-    database call is under way further up."""
+    done: the nearest code that is not the standard library's is ours, the standard
+    library's below it only waits, and no task and no database call is under way further
+    up."""
     nearest = ""
     while frame is not None:
         name = str(frame.f_globals.get("__name__", ""))
         if _within(name, _UNDER_WAY):
             return False
-        if not nearest and name.partition(".")[0] not in sys.stdlib_module_names:
-            nearest = name
+        if not nearest:
+            if name.partition(".")[0] not in sys.stdlib_module_names:
+                nearest = name
+            elif not _within(name, _WAITS):
+                return False
         frame = frame.f_back
     return _within(nearest, _OURS)
 

@@ -6,18 +6,28 @@ result of a claim's INSERT ... RETURNING; the cursor nobody closed kept the writ
 the run's own clean-up (release the claims, record the run interrupted) waited for it twice.
 Now a signal is raised only at a safe point (flows.interrupts), with our handler, not
 Prefect's, during a flow run.
+
+The same failure came back (CI, 61.3 s): a signal that lands as a ``with engine.begin()``
+block ends runs its handler in contextlib's ``__exit__`` (SQLAlchemy's ``Engine.begin`` is a
+generator context manager), before the transaction commits; raised there, the transaction
+neither commits nor rolls back, and the exception's traceback keeps its connection, and the
+write lock, alive through the whole clean-up. Standard-library code is a safe point only
+where it waits (threading, queue, concurrent.futures), called from ours.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
 import sys
 import threading
 from collections import deque
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from types import FrameType
 
 import pytest
 from sqlalchemy import event, text
@@ -67,6 +77,29 @@ def signal_while_sqlalchemy_builds_a_result(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(sa_cursor.CursorResultMetaData, "_merge_cursor_description", arriving)
 
 
+@pytest.fixture
+def signal_as_a_transaction_ends() -> Iterator[None]:
+    """SIGTERM's handler runs as ``tasks.load``'s ``with engine.begin()`` block ends, in
+    contextlib's ``__exit__``, before it resumes SQLAlchemy's commit (as when the signal
+    lands just before that call: Python runs handlers as a function begins)."""
+    leaving = contextlib._GeneratorContextManager.__exit__.__code__
+
+    def arriving(frame: FrameType, event: str, arg: object) -> None:
+        caller = frame.f_back
+        ours = caller is not None and caller.f_globals.get("__name__") == "tasks.load"
+        if event == "call" and frame.f_code is leaving and ours:
+            sys.setprofile(None)
+            handler = signal.getsignal(signal.SIGTERM)
+            assert callable(handler)
+            handler(signal.SIGTERM, frame)  # raised here, it is raised in __exit__
+
+    sys.setprofile(arriving)
+    try:
+        yield
+    finally:
+        sys.setprofile(None)
+
+
 def _writable(engine: Engine) -> bool:
     other = open_warehouse(engine.url, busy_timeout_ms=1000)
     try:
@@ -88,6 +121,15 @@ class TestASignalInsideADatabaseCall:
             progress.advance("sec:a-6k")  # the next safe point that comes for sure
         assert stopped.value.code == 143
         assert _writable(warehouse)  # no cursor left holding the write lock
+
+    def test_one_as_a_transaction_ends_lets_it_commit(
+        self, warehouse: Engine, signal_as_a_transaction_ends: None
+    ) -> None:
+        with pytest.raises(interrupts.Interrupted) as stopped, interrupts.interruptible():
+            assert load.claim(warehouse, "sec:a-6k", WORKER)
+            progress.advance("sec:a-6k")
+        assert stopped.value.code == 143
+        assert _writable(warehouse)  # and the clean-up (records the run) was not locked out
 
     def test_a_wait_in_our_code_is_a_safe_point_found_without_a_document(
         self, warehouse: Engine, signal_while_sqlalchemy_builds_a_result: None
