@@ -44,6 +44,8 @@ _UNDER_WAY = ("prefect.task_engine", "sqlalchemy")
 # locks as they found them. Elsewhere it may be half way: contextlib's __exit__ runs before
 # SQLAlchemy's engine.begin() commits, and raised there the transaction kept the write lock.
 _WAITS = ("threading", "queue", "concurrent.futures")
+# A context manager taking or giving back what it holds (a lock, a transaction, a file).
+_ENTERING_OR_LEAVING = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -131,12 +133,12 @@ class _Stop:
 def at_safe_point(frame: FrameType | None) -> bool:
     """True when an exception raised in ``frame`` (the main thread's) leaves nothing half
     done: the nearest code that is not the standard library's is ours, the standard
-    library's below it only waits, and no task and no database call is under way further
-    up."""
+    library's below it only waits, and no task, no database call and no context manager's
+    entry or exit is under way further up."""
     nearest = ""
     while frame is not None:
         name = str(frame.f_globals.get("__name__", ""))
-        if _within(name, _UNDER_WAY):
+        if _within(name, _UNDER_WAY) or frame.f_code.co_name in _ENTERING_OR_LEAVING:
             return False
         if not nearest:
             if name.partition(".")[0] not in sys.stdlib_module_names:

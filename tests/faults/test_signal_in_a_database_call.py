@@ -22,6 +22,7 @@ import os
 import queue
 import signal
 import sys
+import textwrap
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -167,6 +168,24 @@ class TestSafePoints:
         event.listen(warehouse, "before_cursor_execute", inside)
         load.holder(warehouse, "sec:a-6k")  # our code, calling SQLAlchemy
         assert seen == {"ours": True, "sqlalchemy": False}
+
+    def test_a_context_manager_entering_or_leaving_is_not(self) -> None:
+        # as the SEC pacer's lock file: taken in __enter__, given back in __exit__
+        code = textwrap.dedent("""
+            class Held:
+                def __enter__(self):
+                    seen.append(("enter", at_safe_point(sys._getframe())))
+
+                def __exit__(self, *exc):
+                    seen.append(("exit", at_safe_point(sys._getframe())))
+
+            with Held():
+                seen.append(("body", at_safe_point(sys._getframe())))
+        """)
+        seen: list[tuple[str, bool]] = []
+        ours = {"__name__": "tasks.held", "sys": sys, "seen": seen}
+        exec(code, ours | {"at_safe_point": interrupts.at_safe_point})  # noqa: S102 - as ours
+        assert seen == [("enter", False), ("body", True), ("exit", False)]
 
 
 class TestAFlowRun:
