@@ -35,7 +35,7 @@ _SHARES = re.compile(
 _ZH_TOTAL = re.compile(r"(?:[總总](?:值|額|额|計|计)|合[計计])$")
 # a label line that stops mid-phrase goes on below: "... ordinary shareholders of the" / "Company"
 _UNFINISHED = re.compile(
-    r"(?:,|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))$", re.I
+    r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))$", re.I
 )
 _PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b|每股", re.I)
 
@@ -154,12 +154,15 @@ def _read_body(
     sink: _Sink,
 ) -> None:
     outline, pending, level = _Outline(), "", 0
+    widest = max((len(row[0]) for row in body), default=0)
     for row, indent in zip(body, indents, strict=True):
         if not has_values(row) and not any(_damaged(c) for c in row[1:]):
             text = " ".join(c for c in row if c)
             # a heading wrapped over two lines goes on in lower case, or after a line
             # left unfinished ("... 50,773,796 shares at November 2, 2024,")
-            if pending and (text[:1].islower() or _UNFINISHED.search(pending)):
+            if pending and (
+                text[:1].islower() or _UNFINISHED.search(pending) or _wrapped(pending, text, widest)
+            ):
                 pending = f"{pending} {text}"
                 continue
             if pending and _heading(pending):
@@ -169,7 +172,9 @@ def _read_body(
         label = row[0]
         if pending and not label.strip():
             label = pending  # the label printed on the line above its figures
-        elif pending and (label[:1].islower() or _UNFINISHED.search(pending)):
+        elif pending and (
+            label[:1].islower() or _UNFINISHED.search(pending) or _wrapped(pending, label, widest)
+        ):
             label, indent = f"{pending} {label}", level  # a label wrapped over two lines
         elif pending and _heading(pending):
             outline.heading(pending, level)
@@ -177,6 +182,17 @@ def _read_body(
         section = outline.section(indent)
         _read_row(clean_label(label), section, row, columns, table, setting, sink)
         outline.closed_by(clean_label(label) if label.strip() else "")
+
+
+def _wrapped(pending: str, label: str, widest: int) -> bool:
+    """The printer wrapped the label: the line above could not take the next word within the
+    widest label's width, has no colon, and the line below goes on with a figure ("... shares
+    at October" / "28, 2023") or both are in capitals ("OPERATING LEASE RIGHT-OF-USE" /
+    "ASSETS"; a heading in capitals, "CURRENT ASSETS", is short). Lower case goes on anyway."""
+    words = label.split(maxsplit=1)
+    if not words or pending.endswith((":", "：")) or len(pending) + 1 + len(words[0]) <= widest:
+        return False
+    return label[:1].isdigit() or (pending.isupper() and label.isupper())
 
 
 def _heading(text: str) -> bool:
