@@ -160,9 +160,7 @@ def _read_body(
             text = " ".join(c for c in row if c)
             # a heading wrapped over two lines goes on in lower case, or after a line
             # left unfinished ("... 50,773,796 shares at November 2, 2024,")
-            if pending and (
-                text[:1].islower() or _UNFINISHED.search(pending) or _wrapped(pending, text, widest)
-            ):
+            if pending and _goes_on(pending, text, widest):
                 pending = f"{pending} {text}"
                 continue
             if pending and _heading(pending):
@@ -172,9 +170,7 @@ def _read_body(
         label = row[0]
         if pending and not label.strip():
             label = pending  # the label printed on the line above its figures
-        elif pending and (
-            label[:1].islower() or _UNFINISHED.search(pending) or _wrapped(pending, label, widest)
-        ):
+        elif pending and _goes_on(pending, label, widest):
             label, indent = f"{pending} {label}", level  # a label wrapped over two lines
         elif pending and _heading(pending):
             outline.heading(pending, level)
@@ -182,6 +178,13 @@ def _read_body(
         section = outline.section(indent)
         _read_row(clean_label(label), section, row, columns, table, setting, sink)
         outline.closed_by(clean_label(label) if label.strip() else "")
+
+
+def _goes_on(pending: str, line: str, widest: int) -> bool:
+    """``line`` continues the label or heading ``pending`` printed above it: in lower case,
+    after a line left unfinished, or where the printer wrapped it."""
+    unfinished = bool(_UNFINISHED.search(pending))
+    return line[:1].islower() or unfinished or _wrapped(pending, line, widest)
 
 
 def _wrapped(pending: str, label: str, widest: int) -> bool:
