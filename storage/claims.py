@@ -7,9 +7,10 @@ and run inside the caller's transaction.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
 from storage.documents import TO_PROCESS
@@ -82,12 +83,14 @@ def lease(conn: Connection, document_id: str) -> tuple[str, datetime] | None:
     return (str(row.worker), row.expires_at) if row is not None else None
 
 
-def in_flight(conn: Connection, issuer: str, now: datetime) -> int:
-    """How many of the issuer's documents a worker holds a live claim on (being processed)."""
+def in_flight(conn: Connection, issuer: str, now: datetime, gone: Callable[[str], bool]) -> int:
+    """How many of the issuer's documents a worker holds a live claim on (being processed);
+    not those of a worker that is ``gone`` (killed between loading a document and releasing
+    it: its claim would keep the issuer unsettled until the lease ran out)."""
     c = document_claims.c
     stmt = (
-        select(func.count())
+        select(c.worker)
         .select_from(document_claims.join(documents, documents.c.document_id == c.document_id))
         .where(documents.c.issuer == issuer, c.expires_at > now)
     )
-    return int(conn.execute(stmt).scalar_one())
+    return sum(1 for worker in conn.execute(stmt).scalars() if not gone(str(worker)))

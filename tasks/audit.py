@@ -28,6 +28,7 @@ from storage import claims, db, quality
 from storage import source_state as state
 from tasks import fetch
 from tasks.alert import store_alerts
+from tasks.core import workers
 from tasks.core.enums import SourceName
 from tasks.core.errors import ConfigError, NotFoundError, one_line
 from tasks.core.records import DocumentRef, Fact, Issuer, NewAlert, ValidationResult
@@ -226,9 +227,9 @@ def _alert(engine: Engine, ticker: str) -> list[str]:
 
 
 def _unsettled(conn: Connection, ticker: str) -> bool:
-    """Whether documents of the issuer are being processed by a run, or wait for the next
-    (failed, or left by a run that stopped; not those their source cancelled)."""
-    if claims.in_flight(conn, ticker, fetch.utcnow()):
+    """Whether documents of the issuer are being processed by a live run, or wait for the
+    next (failed, or left by a run that stopped; not those their source cancelled)."""
+    if claims.in_flight(conn, ticker, fetch.utcnow(), workers.gone):
         return True
     return bool(fetch.pending_on(conn, ticker))
 
