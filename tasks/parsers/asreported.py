@@ -18,7 +18,7 @@ from tasks.core.provenance import Provenance
 from tasks.core.rowrecords import RefusedRow, StatementKind, StatementRow
 from tasks.parsers.headers import Column, header_lines, resolve_columns, without_notes
 from tasks.parsers.numbers import CellKind, CellValue, cents_of, parse_cell
-from tasks.parsers.rows import clean_label, has_values, segments
+from tasks.parsers.rows import clean_label, has_values, segments, unplaced_figures
 from tasks.parsers.setting import TableSetting, read_setting
 from tasks.parsers.tablemeta import currencies_in, except_shares, scale_of, statement_kind
 from tasks.parsers.tables import ParsedDocument, RawTable, Row
@@ -158,6 +158,10 @@ def _read_body(
     for row, indent in zip(body, indents, strict=True):
         if not has_values(row) and not any(_damaged(c) for c in row[1:]):
             text = " ".join(c for c in row if c)
+            if unplaced_figures(text):  # "GAAP operating margin 24.2% 28.5%" and no column for them
+                sink.refuse(table, setting, clean_label(text), "figures outside the columns")
+                pending = ""
+                continue
             # a heading wrapped over two lines goes on in lower case, or after a line
             # left unfinished ("... 50,773,796 shares at November 2, 2024,")
             if pending and _goes_on(pending, text, widest):

@@ -53,6 +53,20 @@ def has_values(row: Row) -> bool:
     return any(k in (CellKind.NUMBER, CellKind.NIL) for k in kinds)
 
 
+def unplaced_figures(text: str) -> bool:
+    """A line of no value cells ending in two figures or more (not years): a row whose
+    columns the text does not show (flowed text printing fewer figures than columns)."""
+    words = text.split()
+    count = 0
+    while count < len(words) and _is_figure(words[-1 - count]):
+        count += 1
+    return count >= 2
+
+
+def _is_figure(word: str) -> bool:
+    return parse_cell(word).kind is CellKind.NUMBER and not is_year(word)
+
+
 def has_numbers(row: Row) -> bool:
     """True when some value cell is a figure (years and nil marks excluded)."""
     return any(parse_cell(c).kind is CellKind.NUMBER for c in row[1:] if not is_year(c))
