@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from tasks.parsers import flowed
 from tasks.parsers.grid import Placed
 from tasks.parsers.layout import Units, cells, page_tables
 from tasks.parsers.numbers import clean_cell
@@ -85,7 +86,7 @@ def _laid_out(text: str) -> ParsedDocument:
     running text is all of it, as a PDF's is (tables included)."""
     tables: list[RawTable] = []
     carried: tuple[str, ...] = ()
-    for number, page in enumerate(text.split("\f"), start=1):
+    for number, page in enumerate(flowed.relaid_pages(text.split("\f")), start=1):
         lines = [_line_cells(line) for line in page.splitlines()]
         found, carried = page_tables(f"page {number}", lines, CHARACTERS, carried)
         tables.extend(found)

@@ -1,0 +1,210 @@
+"""Flowed text -> laid-out text: a page whose words are all one space apart (a PDF's text
+as ``pdfplumber``'s ``extract_text()`` or ``pdftotext`` without ``-layout`` give it, or as
+copied from a viewer) keeps no column positions, so its statements are put back in columns.
+
+A header line (only years, currencies, a NOTES word and parenthesised words such as
+"(Unaudited)": "2014 2013", "NOTES HK$'000 HK$'000", "附註 千港元 千港元") opens columns:
+one per value it names, right-aligned, and a NOTES column before them. Each later line's
+trailing figures ("(235,908)", "18.82", "–") fill the value columns from the right: one
+figure more than the columns, a note reference ("3", "5a") first, goes to NOTES; a lone note
+reference after a heading ("EARNINGS PER SHARE 7") too; figures beyond that belong to the
+label ("IFRS 9"). Period phrases printed over the columns ("For the six months" / "ended
+30 June", "As at As at" / "30 June 31 December") go over them again. A line of fewer figures
+than columns stays as printed: which columns they belong to is not in the text, and
+the row is refused (``asreported``), never guessed. Everything else stays as printed, at the
+margin: titles ("FOR THE YEAR ENDED 31 DECEMBER 2014") and prose. The text then goes
+through the laid-out text's table model.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FIGURE = re.compile(r"\(?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?|[–—−_-]+|nil|Nil")
+_NOTE_REF = re.compile(r"\d{1,2}[a-z]?(?:\([a-z]+\)|\.\d)?")
+_YEAR = re.compile(r"(?:19|20)\d\d(?:年度?)?|[二〇零一三四五六七八九]{4}年度?")
+_UNIT = re.compile(
+    r"(?:HK|US|RMB|S|NT|A|C)?\$(?:['’]000|['’]m|m)?|(?:RMB|HKD|USD)(?:['’]000|['’]m)?"
+    r"|[A-Z]{2,3}\$?['’]000|(?:人民[幣币]|港|美)?(?:千|百萬|百万)?(?:港)?元"
+)
+_NOTES = re.compile(r"notes?|附[註注](?:編號)?", re.IGNORECASE)
+_REMARK = re.compile(r"[(（][^\d()（）]{2,20}[)）]")  # "(Unaudited)", "(Restated)", "（經審核）"
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+)
+_DAY_MONTH = re.compile(rf"\d{{1,2}} {_MONTH}|{_MONTH} \d{{1,2}},?")
+_PERIOD_WORDS = re.compile(
+    rf"\b(?:ended|ending|months|weeks|year|period|as at|at)\b|{_MONTH}|截至|止|於|于",
+    re.IGNORECASE,
+)
+_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|[二〇零][〇零一二三四五六七八九]{3}")
+_GAP = re.compile(r"\S {2,}\S")
+_PROSE_WORDS = 10  # a label, a heading or a title is shorter when it prints a figure
+_SLOT = 16  # characters per value column: the widest figure and two spaces
+
+
+def is_flowed(page: str) -> bool:
+    """True when no line of the page parts its words by more than one space, and some line
+    ends in two figures (a statement row): nothing to read columns from."""
+    lines = [line.strip() for line in page.splitlines()]
+    if any(_GAP.search(line) for line in lines):
+        return False
+    return any(len(_trailing(line.split())) >= 2 for line in lines)
+
+
+def relaid_pages(pages: list[str]) -> list[str]:
+    """The pages, the flowed ones laid out in columns right of the longest line of any of
+    them (a table carried to the next page keeps its columns, clear of that page's prose)."""
+    flowed = [is_flowed(page) for page in pages]
+    widths = [
+        len(" ".join(line.split()))
+        for p, f in zip(pages, flowed, strict=True)
+        if f
+        for line in p.splitlines()
+    ]
+    margin = max(widths, default=0) + 4
+    return [relaid(page, margin) if f else page for page, f in zip(pages, flowed, strict=True)]
+
+
+def relaid(page: str, margin: int) -> str:
+    """The page with its statement lines laid out in columns (see the module's docstring),
+    labels left of ``margin``."""
+    lines = [line.split() for line in page.splitlines()]
+    heads = _column_heads(lines)
+    slot = max([_SLOT] + [len(part) + 2 for parts in heads.values() for part in parts])
+    out: list[str] = []
+    columns, notes = 0, False
+    for number, words in enumerate(lines):
+        if number in heads:
+            out.append(" " * margin + "".join(p.rjust(slot) for p in ["", *heads[number]]))
+            continue
+        header = _header(words)
+        if header is not None:
+            named, has_notes = header
+            if named >= 2:
+                columns, notes = named, has_notes or (notes and named == columns)
+            if columns and named:
+                out.append(_row([], words, columns, notes and has_notes, margin, slot))
+                continue
+        if columns:
+            label, cells, noted = _split(words, columns, notes)
+            if cells:
+                out.append(_row(label, cells, columns, noted, margin, slot))
+                continue
+        out.append("" if _is_prose(words) else " ".join(words))
+    return "\n".join(out)
+
+
+def _is_prose(words: list[str]) -> bool:
+    """A sentence with a figure in it ("... (“IAS”) 34 issued by the International ..."):
+    no row, and its figures would make columns of a table carried from the page before
+    (the running text keeps it)."""
+    return len(words) >= _PROSE_WORDS and any(_FIGURE.fullmatch(w) for w in words)
+
+
+def _column_heads(lines: list[list[str]]) -> dict[int, list[str]]:
+    """The lines of a period phrase printed above a header line ("For the six months" /
+    "ended 30 June", "As at As at" / "30 June 31 December"), each as its words over each
+    value column: one part per column when the line repeats a phrase or names a date per
+    column, else the whole line over every column (a phrase spanning them)."""
+    heads: dict[int, list[str]] = {}
+    for number, words in enumerate(lines):
+        header = _header(words)
+        if header is None or header[0] < 2:
+            continue
+        above = number - 1
+        while above >= 0 and number - above <= 3 and _is_column_phrase(lines[above]):
+            heads[above] = _per_column(lines[above], header[0])
+            above -= 1
+    return heads
+
+
+def _is_column_phrase(words: list[str]) -> bool:
+    """A short line of a period phrase and no year ("ended 30 June", "As at As at"): a year
+    makes it a title ("For the six months ended 30 June 2014")."""
+    text = " ".join(words)
+    return (
+        0 < len(words) <= 6
+        and _PERIOD_WORDS.search(text) is not None
+        and _YEAR_IN.search(text) is None
+        and _header(words) is None
+    )
+
+
+def _per_column(words: list[str], columns: int) -> list[str]:
+    text = " ".join(words)
+    if len(words) % columns == 0:
+        size = len(words) // columns
+        parts = [" ".join(words[i : i + size]) for i in range(0, len(words), size)]
+        if len(set(parts)) == 1:
+            return parts
+    dates = _DAY_MONTH.findall(text)
+    if len(dates) == columns and " ".join(dates) == text:
+        return list(dates)
+    return [text] * columns
+
+
+def _header(words: list[str]) -> tuple[int, bool] | None:
+    """(values named, whether a NOTES word leads) when the line is a header of columns."""
+    if not words or not all(_is_header_word(w) for w in words):
+        return None
+    has_notes = bool(_NOTES.fullmatch(words[0]))
+    named = len(words) - has_notes
+    if not any(_YEAR.fullmatch(w) or _UNIT.fullmatch(w) or _REMARK.fullmatch(w) for w in words):
+        return None
+    return named, has_notes
+
+
+def _is_header_word(word: str) -> bool:
+    return any(p.fullmatch(word) for p in (_YEAR, _UNIT, _NOTES, _REMARK))
+
+
+def _trailing(words: list[str]) -> list[str]:
+    """The figures the line ends with."""
+    count = 0
+    while count < len(words) and _FIGURE.fullmatch(words[len(words) - 1 - count]):
+        count += 1
+    return words[len(words) - count :]
+
+
+def _split(words: list[str], columns: int, notes: bool) -> tuple[list[str], list[str], bool]:
+    """(label words, cells from the NOTES column or the first value column on, whether the
+    first cell is a note reference); no cells when the line is no row of the columns."""
+    figures = _trailing(words)
+    noted = notes and len(figures) > columns and bool(_NOTE_REF.fullmatch(figures[-columns - 1]))
+    take = min(len(figures), columns + noted)
+    if take == 0:
+        return words, [], False
+    if take == 1 and notes and len(words) > 1 and _NOTE_REF.fullmatch(figures[-1]):
+        return words[:-1], figures[-1:], True  # a heading's note reference
+    cells, label = figures[len(figures) - take :], words[: len(words) - take]
+    if not _is_label(label, cells):
+        return words, [], False  # a page number, "– 2 –"
+    if take < columns + noted:
+        # which columns they stand in is not printed (the USD column left empty, or the
+        # prior year's?): left as printed, the row is refused, not guessed (a sentence
+        # ending in a year, a figure ending a label, likewise stay as they are)
+        return words, [], False
+    return label, cells, noted
+
+
+def _is_label(label: list[str], cells: list[str]) -> bool:
+    """Words with a letter, or none before a full row of figures (a total printed alone)."""
+    if label:
+        return any(ch.isalpha() for word in label for ch in word)
+    return all(any(ch.isdigit() for ch in cell) for cell in cells)
+
+
+def _row(
+    label: list[str], cells: list[str], columns: int, noted: bool, margin: int, slot: int
+) -> str:
+    """The label at the margin, the cells right-aligned in their columns (the note in the
+    NOTES column, just before the first value column)."""
+    text = " ".join(label).ljust(margin)
+    slots = [""] * (columns + 1)
+    values = cells[1:] if noted else cells
+    if noted:
+        slots[0] = cells[0]
+    for i, cell in enumerate(values):
+        slots[columns + 1 - len(values) + i] = cell
+    return text + "".join(cell.rjust(slot) for cell in slots).rstrip()
