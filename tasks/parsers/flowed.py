@@ -3,24 +3,28 @@ as ``pdfplumber``'s ``extract_text()`` or ``pdftotext`` without ``-layout`` give
 copied from a viewer) keeps no column positions, so its statements are put back in columns.
 
 A header line (only years, currencies, a NOTES word and parenthesised words such as
-"(Unaudited)": "2014 2013", "NOTES HK$'000 HK$'000", "附註 千港元 千港元") opens columns:
-one per value it names, right-aligned, and a NOTES column before them. Each later line's
-trailing figures ("(235,908)", "18.82", "–") fill the value columns from the right: one
+"(Unaudited)": "2014 2013", "NOTES HK$'000 HK$'000", "附註 千港元 千港元"; or full dates
+after a label or none: "ASSETS November 2, 2024 February 3, 2024 (1) October 28, 2023")
+opens columns: one per value it names, right-aligned, and a NOTES column before them. Each
+later line's trailing figures ("(235,908)", "$293,618", "18.82", "–") fill the columns: one
 figure more than the columns, a note reference ("3", "5a") first, goes to NOTES; a lone note
 reference after a heading ("EARNINGS PER SHARE 7") too; figures beyond that belong to the
 label ("IFRS 9"). Period phrases printed over the columns ("For the six months" / "ended
-30 June", "As at As at" / "30 June 31 December") go over them again. A line of fewer figures
-than columns stays as printed: which columns they belong to is not in the text, and
-the row is refused (``asreported``), never guessed. Everything else stays as printed, at the
-margin: titles ("FOR THE YEAR ENDED 31 DECEMBER 2014") and prose. The text then goes
-through the laid-out text's table model.
+30 June", "As at As at" / "30 June 31 December", "Thirteen Weeks Ended Thirty-Nine Weeks
+Ended" over four) go over them again. A line of fewer figures than columns stays as
+printed: which columns they belong to is not in the text, and the row is refused
+(``asreported``), never guessed. Everything else stays as printed, at the margin: titles
+("FOR THE YEAR ENDED 31 DECEMBER 2014") and prose. The text then goes through the laid-out
+text's table model.
 """
 
 from __future__ import annotations
 
 import re
 
-_FIGURE = re.compile(r"\(?[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?|[–—−_-]+|nil|Nil")
+_FIGURE = re.compile(
+    r"\(?[-+]?(?:[$¥€£]|HK\$|US\$|RMB)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?|[–—−_-]+|nil|Nil"
+)
 _NOTE_REF = re.compile(r"\d{1,2}[a-z]?(?:\([a-z]+\)|\.\d)?")
 _YEAR = re.compile(r"(?:19|20)\d\d(?:年度?)?|[二〇零一三四五六七八九]{4}年度?")
 _UNIT = re.compile(
@@ -35,6 +39,12 @@ _MONTH = (
 _DAY_MONTH = re.compile(rf"\d{{1,2}} {_MONTH}|{_MONTH} \d{{1,2}},?")
 _PERIOD_WORDS = re.compile(
     rf"\b(?:ended|ending|months|weeks|year|period|as at|at)\b|{_MONTH}|截至|止|於|于",
+    re.IGNORECASE,
+)
+_FULL_DATE = re.compile(rf"(?:{_MONTH} \d{{1,2}},? |\d{{1,2}} {_MONTH},? )(?:19|20)\d\d")
+_MARK = re.compile(r"\(\d{1,2}\)|\*+")  # a footnote mark: "(1)", "*"
+_ENDED = re.compile(
+    rf"\S.*?\b(?:ended|ending)\b(?: {_MONTH} \d{{1,2}},?| \d{{1,2}} {_MONTH})?(?= |$)",
     re.IGNORECASE,
 )
 _YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|[二〇零][〇零一二三四五六七八九]{3}")
@@ -71,7 +81,8 @@ def relaid(page: str, margin: int) -> str:
     labels left of ``margin``."""
     lines = [line.split() for line in page.splitlines()]
     heads = _column_heads(lines)
-    slot = max([_SLOT] + [len(part) + 2 for parts in heads.values() for part in parts])
+    parts = [p for ps in heads.values() for p in ps] + [p for w in lines for p in _header_dates(w)]
+    slot = max([_SLOT] + [len(part) + 2 for part in parts])
     out: list[str] = []
     columns, notes = 0, False
     for number, words in enumerate(lines):
@@ -84,7 +95,8 @@ def relaid(page: str, margin: int) -> str:
             if named >= 2:
                 columns, notes = named, has_notes or (notes and named == columns)
             if columns and named:
-                out.append(_row([], words, columns, notes and has_notes, margin, slot))
+                label, cells = _header_cells(words)
+                out.append(_row(label, cells, columns, notes and has_notes, margin, slot))
                 continue
         if columns:
             label, cells, noted = _split(words, columns, notes)
@@ -93,6 +105,14 @@ def relaid(page: str, margin: int) -> str:
                 continue
         out.append("" if _is_prose(words) else " ".join(words))
     return "\n".join(out)
+
+
+def _header_cells(words: list[str]) -> tuple[list[str], list[str]]:
+    """A header line's label (before its dates) and its cells, one per column."""
+    dates = _header_dates(words)
+    if not dates:
+        return [], words
+    return " ".join(words).split(dates[0])[0].split(), dates
 
 
 def _is_prose(words: list[str]) -> bool:
@@ -132,27 +152,50 @@ def _is_column_phrase(words: list[str]) -> bool:
 
 
 def _per_column(words: list[str], columns: int) -> list[str]:
+    """A phrase line over ``columns`` columns: a phrase repeated per column ("As at As at"),
+    a date per column ("30 June 31 December"), phrases each spanning as many columns
+    ("Three months ended December 31, Year ended December 31," over six), else the line
+    spanning them all."""
     text = " ".join(words)
     if len(words) % columns == 0:
         size = len(words) // columns
         parts = [" ".join(words[i : i + size]) for i in range(0, len(words), size)]
         if len(set(parts)) == 1:
             return parts
-    dates = _DAY_MONTH.findall(text)
-    if len(dates) == columns and " ".join(dates) == text:
-        return list(dates)
+    for found in (_DAY_MONTH.findall(text), _ENDED.findall(text)):
+        if found and columns % len(found) == 0 and " ".join(found) == text:
+            return [part for part in found for _ in range(columns // len(found))]
     return [text] * columns
 
 
 def _header(words: list[str]) -> tuple[int, bool] | None:
     """(values named, whether a NOTES word leads) when the line is a header of columns."""
     if not words or not all(_is_header_word(w) for w in words):
-        return None
+        return _dated(words)
     has_notes = bool(_NOTES.fullmatch(words[0]))
     named = len(words) - has_notes
     if not any(_YEAR.fullmatch(w) or _UNIT.fullmatch(w) or _REMARK.fullmatch(w) for w in words):
         return None
     return named, has_notes
+
+
+def _dated(words: list[str]) -> tuple[int, bool] | None:
+    """A line of two full dates or more ("November 2, 2024 October 28, 2023", a footnote
+    mark after one), after a label or none ("ASSETS"): a header of as many columns."""
+    dates = _header_dates(words)
+    return (len(dates), False) if len(dates) >= 2 else None
+
+
+def _header_dates(words: list[str]) -> list[str]:
+    """The dates of a dated header line, each with the footnote mark printed after it."""
+    text = " ".join(words)
+    found = list(_FULL_DATE.finditer(text))
+    if len(found) < 2 or text[found[-1].end() :].strip():
+        return []
+    ends = [m.start() for m in found[1:]] + [len(text)]
+    parts = [text[m.start() : end].strip() for m, end in zip(found, ends, strict=True)]
+    between = [p[m.end() - m.start() :].strip() for p, m in zip(parts, found, strict=True)]
+    return parts if all(not b or _MARK.fullmatch(b) for b in between) else []
 
 
 def _is_header_word(word: str) -> bool:

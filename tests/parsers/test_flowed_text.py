@@ -1,6 +1,7 @@
 """Real documents as flowed text: every word one space apart, no column positions (a PDF's
 text as pdfplumber's ``extract_text()`` or ``pdftotext`` without ``-layout`` give it, a copy
-from a PDF viewer; a release's tab-separated text with its tabs as spaces). The text is
+from a PDF viewer; a release's tab-separated text with its tabs as spaces, as wire text
+prints it). The text is
 taken from the real PDFs and seeds when the test runs. Every figure is read as the golden
 file or the tab-separated text says, or its row is refused; none is read into another
 column. One class per document.
@@ -19,7 +20,9 @@ import pytest
 from tasks.extract import extract_file, load_catalog, parse_document
 from tasks.parsers import flowed
 from tasks.parsers.asreported import RowsRead, read_rows
-from tests.golden.golden import load_section_rows, section_cells
+from tests.golden.golden import load_rows, load_section_rows, section_cells
+from tests.parsers.test_buckle_release import DOCUMENT as BUCKLE
+from tests.parsers.test_buckle_release import _as_text, _key
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -128,3 +131,20 @@ class TestQ4_2023Release(QfinReleaseAsFlowedText):
 
 class TestQ4_2024Announcement(QfinReleaseAsFlowedText):
     seed = "hkex_03660_2025-03-17_q4-2024-results.txt"
+
+
+class TestBuckleEarningsReleaseAsFlowedText:
+    """Buckle's real EX-99.1 as wire text with one space between cells: dated headers
+    ("November 2, 2024 October 28, 2023 ...", "ASSETS November 2, 2024 February 3, 2024 (1)
+    October 28, 2023"), their durations in one line above ("Thirteen Weeks Ended Thirteen
+    Weeks Ended Thirty-Nine Weeks Ended Thirty-Nine Weeks Ended"), "$" glued to figures."""
+
+    @pytest.fixture(scope="class")
+    def read(self) -> RowsRead:
+        tabbed = _as_text(parse_document(BUCKLE.name, BUCKLE.read_bytes()))
+        spaced = "\n".join(" ".join(line.split()) for line in tabbed.splitlines())
+        return read_rows(parse_document("buckle.txt", spaced.encode()), "buckle.txt")
+
+    def test_every_golden_row_is_read_exactly_and_nothing_else(self, read: RowsRead) -> None:
+        assert {_key(r): (r.value, r.decimals) for r in read.rows} == load_rows(BUCKLE.name)
+        assert read.refused == ()
