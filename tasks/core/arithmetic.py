@@ -9,7 +9,9 @@ profit" proves from revenue and cost of sales, "Total assets less current liabil
 the non-current assets' subtotal and net current assets, and a balance sheet balances when its
 last two figures are equal (net assets and total equity; total assets and total liabilities
 and equity). A row that *must* be a total (unlabelled, or labelled total / net assets / 總額 /
-合計 ...) and is not proved is a disagreement: its printed figure and the nearest sum.
+合計 ..., or an income statement's subtotal: gross profit, operating profit, profit before
+tax, profit for the year / 毛利, 除稅前溢利, 年內溢利) and is not proved is a disagreement: its
+printed figure and the nearest sum.
 
 Pure and standard library only: the statement gate (expectations/gate.py) judges with it.
 """
@@ -29,6 +31,16 @@ from tasks.core.rowrecords import StatementKind, StatementRow
 _TOTAL = re.compile(
     r"^(?:total\b|net (?:current )?(?:assets|liabilities)\b)|\btotals?$"
     r"|[總总](?:額|额|值|計|计)|合[計计]|[淨净]值|[總总]資[產产]$",
+    re.IGNORECASE,
+)
+# ... and the subtotals an income statement prints down the page: gross profit, operating
+# profit, profit before tax and for the period ("Profit for the year", not "... attributable
+# to owners": a share of it)
+_SUBTOTAL = re.compile(
+    r"^(?:gross (?:\(loss\) )?profit|(?:\(loss\) )?(?:profit|loss)(?: \((?:loss|profit)\))?"
+    r" (?:before tax(?:ation)?|for the (?:year|period))|(?:income|loss) from operations"
+    r"|operating (?:profit|income)|(?:income|loss) before income tax(?:es| expense)?"
+    r"|毛利|除[稅税]前(?:溢利|利[潤润])|[年期][內内](?:溢利|利[潤润])|[經经]營溢利)$",
     re.IGNORECASE,
 )
 _DEPTH = 12  # figures above a row a total may add up
@@ -69,7 +81,7 @@ class Proof:
 def is_total(label: str) -> bool:
     """True when a row's label says it is a total (or it has none: an unlabelled subtotal)."""
     text = label.strip()
-    return not text or _TOTAL.search(text) is not None
+    return not text or _TOTAL.search(text) is not None or _SUBTOTAL.match(text) is not None
 
 
 def prove(lines: Iterable[Line], balance_sheet: bool = False) -> Proof:

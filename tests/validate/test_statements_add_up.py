@@ -82,6 +82,15 @@ def test_a_real_ifrs_income_statement_proves_itself() -> None:
     assert (proof.proved, proof.unproved, proof.disagreements) == (5, 0, ())
 
 
+def test_a_misread_row_above_profit_before_tax_is_caught_there() -> None:
+    # "Other income 3 1,136" in flowed text, its note taken for this year's figure: no row
+    # labelled total covers other income, the income statement's own subtotal does
+    lines = [replace(x, value=Decimal(3000)) if x.label == "Other income" else x
+             for x in EB_INCOME_2014]  # fmt: skip
+    (found,) = prove(lines).disagreements
+    assert (found.label, found.printed, found.nearest) == ("Profit before tax", 79047000, 77765000)
+
+
 def test_an_altered_subtotal_is_named_with_its_printed_figure_and_the_sum() -> None:
     lines = golden_balance_sheet("HK01856_2014FY_annual-results_en", 0)
     at = next(i for i, x in enumerate(lines) if x.value == Decimal(802241000))  # current assets
