@@ -103,7 +103,9 @@ def relaid(page: str, margin: int) -> str:
             if cells:
                 out.append(_row(label, cells, columns, noted, margin, slot))
                 continue
-        out.append("" if _is_prose(words) else " ".join(words))
+        # before the page's first header a sentence's figures would make columns of the table
+        # carried from the page before; after it, a long line may be a label's first part
+        out.append("" if not columns and _is_prose(words) else " ".join(words))
     return "\n".join(out)
 
 
@@ -117,8 +119,7 @@ def _header_cells(words: list[str]) -> tuple[list[str], list[str]]:
 
 def _is_prose(words: list[str]) -> bool:
     """A sentence with a figure in it ("... (“IAS”) 34 issued by the International ..."):
-    no row, and its figures would make columns of a table carried from the page before
-    (the running text keeps it)."""
+    no row (the running text keeps it)."""
     return len(words) >= _PROSE_WORDS and any(_FIGURE.fullmatch(w) for w in words)
 
 
