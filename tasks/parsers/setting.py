@@ -18,6 +18,7 @@ from tasks.parsers.tablemeta import (
     currencies_in,
     header_text,
     is_continuation,
+    lists_statements,
     scale_of,
 )
 from tasks.parsers.tables import RawTable
@@ -56,6 +57,8 @@ def read_setting(
     header = header_text(table)
     what, title = find(near, header)
     continues = is_continuation(near)
+    if what is not None and lists_statements(table):
+        return TableSetting(None)  # a list of contents, not the statement its first line names
     if what is None:
         return previous if continues else TableSetting(None)
     context = " ".join(near) + " " + header

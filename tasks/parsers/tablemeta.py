@@ -131,6 +131,22 @@ def is_continuation(preamble: tuple[str, ...]) -> bool:
     return all(_BETWEEN_PAGES.fullmatch(line.strip()) for line in preamble)
 
 
+def lists_statements(table: RawTable) -> bool:
+    """True when two rows or more of a table are a statement's title and one figure: a
+    report's list of contents ("Condensed Consolidated Statement of Financial Position  35"),
+    whose page numbers are no statement's figures (a title wrapped over two lines there
+    heads it). A heading naming a statement has no figure ("Reconciliation of Non-GAAP Net
+    Income to Net Income" in a reconciliation)."""
+    entries = (
+        row
+        for row in table.rows
+        if row
+        and sum(parse_cell(c).kind is CellKind.NUMBER for c in row[1:]) == 1
+        and statement_kind(row[0]) is not None
+    )
+    return next(entries, None) is not None and next(entries, None) is not None
+
+
 def header_text(table: RawTable) -> str:
     """The text of a table's rows that carry no figure: its header, headings, scale notes."""
     return " ".join(

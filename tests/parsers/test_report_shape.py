@@ -1,0 +1,132 @@
+"""A full interim report's shape around real statements: a cover, a list of contents naming
+every statement with its page number, pages of management discussion, an "other
+information" page of share tables, the statements, their notes, and further notes tables.
+
+The pages are Ernest Borel's own (tests/fixtures/real/: its 2014 interim results, and the
+discussion and notes pages of its 2014 annual results), put together with pypdfium2 in a
+report's order; the cover, contents and other-information pages are typed here (reportlab),
+as such reports print them. Whatever the shape, the statement rows read are the interim
+results' own, nothing more, and none is refused: a contents line is no statement.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import ClassVar
+
+import pypdfium2 as pdfium
+import pytest
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+from tasks.core.enums import DocKind
+from tasks.extract import Extraction, extract_file, load_catalog
+
+REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
+INTERIM = "HK01856_2014H1_interim-results_en.pdf"
+ANNUAL = "HK01856_2014FY_annual-results_en.pdf"
+Line = tuple[tuple[str, int], ...]  # (text, x): x < 0 right-aligns the text at -x
+
+_CONTENTS_HEAD: tuple[Line, ...] = (
+    (("CONTENTS", 60),),
+    (("Corporate Information", 60), ("2", -520)),
+    (("Management Discussion and Analysis", 60), ("3", -520)),
+    (("Other Information", 60), ("30", -520)),
+)
+_CONTENTS_TAIL: tuple[Line, ...] = (
+    (("Condensed Consolidated Statement of Financial Position", 60), ("35", -520)),
+    (("Condensed Consolidated Statement of Changes in Equity", 60), ("36", -520)),
+    (("Condensed Consolidated Statement of Cash Flows", 60), ("37", -520)),
+    (("Notes to the Condensed Consolidated Financial Statements", 60), ("38", -520)),
+)
+_INCOME_TITLE = "Condensed Consolidated Statement of Profit or Loss and Other Comprehensive Income"
+_OTHER_INFORMATION: tuple[Line, ...] = (
+    (("OTHER INFORMATION", 60),),
+    (("DIRECTORS' INTERESTS IN SHARES", 60),),
+    (("As at 30 June 2014, the interests of the Directors in the Shares were as follows:", 60),),
+    (("Name of Director", 60), ("Capacity", 200), ("Number of Shares", -440), ("Percentage", -520)),
+    (("Mr. Su Da", 60), ("Beneficial owner", 200), ("3,000,000", -440), ("0.87%", -520)),
+    (("Mr. Wong Pong Chun James", 60), ("Beneficial owner", 200), ("1,500,000", -440),
+     ("0.43%", -520)),
+)  # fmt: skip
+
+
+def _typed(pages: list[tuple[Line, ...]]) -> pdfium.PdfDocument:
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4)
+    for lines in pages:
+        pdf.setFont("Helvetica", 9)
+        for number, line in enumerate(lines):
+            for text, x in line:
+                y = 780 - 16 * number
+                pdf.drawRightString(-x, y, text) if x < 0 else pdf.drawString(x, y, text)
+        pdf.showPage()
+    pdf.save()
+    return pdfium.PdfDocument(buffer.getvalue())
+
+
+def report(income_entry: tuple[Line, ...]) -> bytes:
+    """The interim results as a report: its contents list names the income statement with
+    ``income_entry`` (one line, or the title wrapped over two)."""
+    interim = pdfium.PdfDocument(REAL / INTERIM)
+    annual = pdfium.PdfDocument(REAL / ANNUAL)
+    out = pdfium.PdfDocument.new()
+    out.import_pages(interim, [0])  # the issuer's first page: its name and stock code
+    out.import_pages(_typed([(*_CONTENTS_HEAD, *income_entry, *_CONTENTS_TAIL)]))
+    out.import_pages(interim, list(range(8, 17)))  # management discussion and analysis
+    out.import_pages(annual, list(range(11, 18)))  # more of it, with figures in the text
+    out.import_pages(_typed([_OTHER_INFORMATION]))
+    out.import_pages(interim, [1, 2])  # the statements
+    out.import_pages(interim, list(range(3, 8)))  # their notes
+    out.import_pages(annual, list(range(3, 11)))  # notes tables of another period
+    buffer = io.BytesIO()
+    out.save(buffer)
+    return buffer.getvalue()
+
+
+def _read(content: bytes, name: str) -> Extraction:
+    return extract_file(name, content, load_catalog("EBORL"))
+
+
+@pytest.fixture(scope="module")
+def interim_results() -> Extraction:
+    return _read((REAL / INTERIM).read_bytes(), INTERIM)
+
+
+class ReportShape:
+    """The checks every report shape passes; subclasses give the contents' income entry."""
+
+    income_entry: ClassVar[tuple[Line, ...]]
+
+    @pytest.fixture(scope="class")
+    def read(self) -> Extraction:
+        return _read(report(self.income_entry), "HK01856_2014H1_interim-report_en.pdf")
+
+    def test_the_statement_rows_are_the_interim_results_own(
+        self, read: Extraction, interim_results: Extraction
+    ) -> None:
+        def cells(x: Extraction) -> list[tuple[object, ...]]:
+            return [(r.statement, r.row_label, r.period_end, r.currency, r.value) for r in x.rows]
+
+        assert len(interim_results.rows) == 86
+        assert cells(read) == cells(interim_results)
+
+    def test_no_row_is_refused(self, read: Extraction) -> None:
+        assert [(r.statement, r.row_label, r.reason) for r in read.refused] == []
+
+    def test_it_is_an_interim_results_document(self, read: Extraction) -> None:
+        assert read.kind is DocKind.RESULTS_INTERIM
+
+
+class TestContentsOnOneLinePerEntry(ReportShape):
+    income_entry = (((_INCOME_TITLE, 60), ("34", -520)),)
+
+
+class TestContentsWithTheIncomeTitleWrapped(ReportShape):
+    # the title's first line, alone at the margin, reads as a statement's title; the lines
+    # below it (titles and page numbers) would be its rows, refused for want of a period
+    income_entry = (
+        (("Condensed Consolidated Statement of Profit or Loss and", 60),),
+        (("Other Comprehensive Income", 60), ("34", -520)),
+    )
