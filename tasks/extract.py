@@ -104,7 +104,9 @@ def _read_file(name: str, doc: ParsedDocument, catalog: LabelCatalog) -> Extract
     facts, disagreements = reconcile(list(result.facts), list(narrative.facts), name)
     stated = {f.key for f in result.facts}
     outlook = extract_guidance(running, catalog, name)
-    dividends = extract_dividends(doc.text if kind is DocKind.DIVIDEND_FORM else running, name)
+    periods = {(r.period_start, r.period_end) for r in as_printed.rows if r.period_start}
+    text = doc.text if kind is DocKind.DIVIDEND_FORM else running
+    dividends = extract_dividends(text, name, periods)
     return Extraction(
         document=name,
         kind=kind,

@@ -1,116 +1,281 @@
-"""Declared dividends -> Dividend records, from a results release or the HKEx form.
+"""Declared dividends -> Dividend records, from any results release or announcement, in
+English or Chinese, and from the HKEx form (``dividendform``).
 
-Release: "approved a dividend of US$0.29 per Class A ordinary share, or US$0.58 per ADS for
-the second half of 2023 to holders of record ... as of the close of business on April 15,
-2024 ... The payment date is expected to be on May 21, 2024 for holders of Class A ordinary
-shares and around May 24, 2024 for holders of ADSs."
-HKEx "Cash Dividend Announcement for Equity Issuer" form: labelled lines ("Dividend declared
-USD 0.29 per share", "Ex-dividend date 12 April 2024", "Record date", "Payment date"). The
-form gives no per-ADS amount; none is derived.
+A declaration is a sentence that declares, recommends, approves, resolves or proposes a
+dividend (宣派, 建議, 批准) and prints its amount per share or per ADS:
+- "has approved a dividend of US$0.35 per Class A ordinary share, or US$0.70 per ADS for
+  the second half of 2024" (a US-listed issuer's release);
+- "The Board has recommended the payment of a final dividend of HK8 cents per share for
+  FY2014 (2013: Nil per share)" (Hong Kong: cents of a dollar; the comparative in brackets
+  is last year's, not this one);
+- "declared a quarterly cash dividend of $0.35 per share";
+- "董事會建議派付截至2014財政年度的末期股息每股8港仙".
+A sentence saying none is declared ("does not recommend the payment of an interim
+dividend") prints no amount, or is negated, and gives nothing. A total ("a final dividend
+of approximately HK$27,795,000") is no amount per share.
+
+Its period is the one it names ("for the six months ended 30 June 2024", "for the second
+half of 2024", 截至…止年度), else the document's own period of its kind: "FY2014" or a
+final dividend is the twelve months the statements report (ending in that year), an interim
+dividend their six months. Record and payment dates are read from the text that follows
+("holders of record ... as of the close of business on April 23, 2025", "whose names
+appear on the register of members on 18 June 2015", "expected to be paid on 8 July 2015",
+股息預期將於2015年7月8日派付). One dividend printed twice (a highlight and its section)
+is one record.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
 from tasks.core.records import Dividend, Provenance
 from tasks.parsers import prose
+from tasks.parsers.dividendform import TITLE, from_form
+from tasks.parsers.headers import dated, phrase_period
 
-_CURRENCY = {"US$": "USD", "USD": "USD", "RMB": "CNY", "HK$": "HKD", "HKD": "HKD"}
-_RELEASE = re.compile(
-    r"approved a (?:cash )?dividend of (?P<cur>US\$|RMB|HK\$) ?(?P<share>\d+(?:\.\d+)?) per "
-    r"Class A ordinary share, or (?:US\$|RMB|HK\$)? ?(?P<ads>\d+(?:\.\d+)?) per ADS for the "
-    r"(?P<half>first|second) half of (?P<year>(?:19|20)\d{2})"
-    r"(?P<rest>.*?)(?=\. [A-Z][a-z]+ [A-Z]|$)"
+Period = tuple[date, date]
+
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)%])\.\s+(?=[A-Z“(•])|。|\s•\s")
+_DECLARES = re.compile(
+    r"\b(?:declar(?:e|es|ed|ing)|recommend(?:s|ed|ing)?|approv(?:e|es|ed|ing)|resolved"
+    r"|propos(?:e|es|ed))\b|建議|建议|宣派|宣佈|宣布|批准|議決|议决",
+    re.IGNORECASE,
 )
-_RECORD = re.compile(
-    r"holders of record .*? as of the close of business on (" + prose.DATE_RE.pattern + ")"
+_NEGATED = re.compile(r"\b(?:not|no)\b|並無|并无|不(?:建議|建议|宣派|派)", re.IGNORECASE)
+_DIVIDEND = re.compile(r"\bdividends?\b|股息", re.IGNORECASE)
+_KIND = re.compile(r"\b(final|interim|quarterly|special)\b|(末期|中期|特別|特别)", re.IGNORECASE)
+_KINDS = {"末期": "final", "中期": "interim", "特別": "special", "特别": "special"}
+# last year's figure beside this year's: "(2013: Nil per share)", "（2013年：每股零港元）"
+_COMPARATIVE = re.compile(r"[(（][^()（）]*?(?:19|20)\d\d[^()（）]*?[:：][^()（）]*[)）]")
+_CURRENCIES = {"US": "USD", "USD": "USD", "$": "USD", "U.S.": "USD", "HK": "HKD", "HKD": "HKD"}
+_CURRENCIES |= {"Hong Kong": "HKD", "RMB": "CNY", "CNY": "CNY", "Renminbi": "CNY"}
+_CURRENCIES |= {
+    "人民幣": "CNY",
+    "人民币": "CNY",
+    "港幣": "HKD",
+    "港币": "HKD",
+    "港": "HKD",
+    "美": "USD",
+}
+# an amount as printed: "US$0.35", "HKD4.50", "RMB0.20", "HK8 cents", "8 HK cents", "每股8港仙",
+# "每股人民幣0.10元"; "cents" / 仙 / 分 are hundredths
+_AMOUNT = re.compile(
+    r"(?P<n_>\d+(?:\.\d+)?) (?P<cur_>HK|US|U\.S\.|RMB|Renminbi|Hong Kong) cents?"
+    r"|(?:(?P<cur>US|HK|RMB|USD|HKD|CNY)?(?P<dollar>\$)?(?<=[A-Z$]) ?)?"  # a space after one
+    r"(?P<n>\d+(?:\.\d+)?)(?![\d,])"
+    r"(?P<cents> cents?)?"
+    r"|每股(?:股份)? ?(?P<zcur>人民[幣币]|港[幣币])? ?(?P<zn>\d+(?:\.\d+)?) ?"
+    r"(?P<zunit>(?:港|美)?(?:仙|元)|分)?"
 )
-_PAYMENT = re.compile(
-    r"payment date is expected to be on (?P<share>" + prose.DATE_RE.pattern + r") for holders of "
-    r"Class A ordinary shares(?: and (?:around|on) (?P<ads>" + prose.DATE_RE.pattern + ") for "
-    r"holders of ADSs)?"
+_PER = re.compile(
+    r"\s*per (?:(?:Class [A-Z] )?(?:ordinary |common )?share"
+    r"|(?P<ads>ADS|American depositary share))",
+    re.IGNORECASE,
 )
-_FORM_AMOUNT = re.compile(r"^(?P<cur>USD|HKD|RMB|CNY) ?(?P<amount>\d+(?:\.\d+)?) per share$")
-_HALF_TITLE = re.compile(r"(?P<half>First|Second) Half of (?P<year>(?:19|20)\d{2})", re.I)
+_HALF = re.compile(r"\b(first|second) half of ((?:19|20)\d\d)\b", re.IGNORECASE)
+_QUARTER = re.compile(r"\b(first|second|third|fourth) quarter of ((?:19|20)\d\d)\b", re.I)
+_ENDED = re.compile(
+    r"\b(?:(?:fiscal |financial )?year|(?:three|six|nine|twelve) months|\d{2} weeks) ended"
+    r" (?:on )?[^.;()]{4,30}?(?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+_FISCAL_YEAR = re.compile(
+    r"\bFY ?((?:19|20)\d\d)\b|((?:19|20)\d\d) ?(?:財政|财政)年度|fiscal ((?:19|20)\d\d)"
+)
+_WEEKDAY = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,? )?"
+_ZH_DATE = re.compile(r"((?:19|20)\d\d) ?年 ?(\d{1,2}) ?月 ?(\d{1,2}) ?日")
+_DATE = (
+    rf"{_WEEKDAY}((?:{prose.DATE_RE.pattern})|(?:{prose.DAY_FIRST_RE.pattern})"
+    rf"|(?:{_ZH_DATE.pattern}))"
+)
+# a table's text run into the prose ("DIVIDEND 2014 2013 HK$'000 ... HK8 cents per share
+# 27,795"): its lines are no sentence, its periods no dividend's
+_TABLE_TEXT = re.compile(r"['’]000\b|千港元|人民幣千元|千元")
+_RECORD = (
+    re.compile(
+        rf"holders of record\b.{{0,160}}?\b(?:on|as of|at) (?:the close of business on )?{_DATE}"
+    ),
+    re.compile(rf"names appear on the register of members\b.{{0,80}}?\bon {_DATE}"),
+    re.compile(rf"record date\b.{{0,100}}?\b(?:is|will be|on) {_DATE}", re.IGNORECASE),
+)
+_PAYMENT = (
+    re.compile(rf"payment date is expected to be (?:on )?{_DATE}"),
+    re.compile(rf"(?:be paid|payable)\b.{{0,60}}?\bon (?:or about )?{_DATE}"),
+    re.compile(
+        rf"(?:將|将)?(?:於|于) ?{_DATE} ?(?:[（(]星期.[）)])? ?(?:或前後)?(?:派付|派發|派发|支付)"
+    ),
+)
+_ADS_PAYMENT = re.compile(rf"(?:and|or) (?:around|on) {_DATE} for holders of ADSs")
+_WINDOW = 3000  # characters after a declaration its dates are looked for in
+_REACH = 60  # characters before the declaring verb that are its clause ("The Board has not")
 
 
-def extract_dividends(text: str, document: str) -> tuple[Dividend, ...]:
-    """Every dividend declared in a document (form or release)."""
-    if "Cash Dividend Announcement for Equity Issuer" in text:
-        form = _from_form(text, document)
+def extract_dividends(
+    text: str, document: str, periods: Iterable[Period] = ()
+) -> tuple[Dividend, ...]:
+    """Every dividend declared in a document; ``periods``: the periods its statements report
+    (a dividend that names none is of the document's own period of its kind)."""
+    if TITLE in text:
+        form = from_form(text, document)
         return (form,) if form else ()
-    cleaned = prose.clean(text)
-    return tuple(_from_release(m, document) for m in _RELEASE.finditer(cleaned))
+    cleaned = prose.join_cjk(prose.clean(text))
+    reported = sorted(set(periods), key=lambda p: p[1])
+    found: list[Dividend] = []
+    for start, sentence in _sentences(cleaned):
+        window = cleaned[start : start + _WINDOW]
+        found += [_with_dates(d, window) for d in _declared(sentence, reported, document)]
+    return _merged(found)
 
 
-def _from_release(match: re.Match[str], document: str) -> Dividend:
-    start, end = prose.half(int(match["year"]), 1 if match["half"] == "first" else 2)
-    tail = match[0]
-    record = _RECORD.search(tail)
-    payment = _PAYMENT.search(tail)
-    return Dividend(
-        currency=_CURRENCY[match["cur"]],
-        per_share=Decimal(match["share"]),
-        per_ads=Decimal(match["ads"]),
-        period_start=start,
-        period_end=end,
-        record_date=_date(record[1]) if record else None,
-        ex_date=None,  # the release gives none; the HKEx form does
-        payment_date=_date(payment["share"]) if payment else None,
-        provenance=Provenance(document, "narrative: dividend", "dividend", "", tail[:400]),
-        ads_payment_date=_date(payment["ads"]) if payment and payment["ads"] else None,
-    )
+def _sentences(text: str) -> Iterable[tuple[int, str]]:
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        yield start, text[start : end.start() + 1]
+        start = end.end()
+    yield start, text[start:]
 
 
-def _from_form(text: str, document: str) -> Dividend | None:
-    lines = [" ".join(line.split()) for line in text.splitlines()]
-    declared = _FORM_AMOUNT.match(_field(lines, "dividend declared"))
-    if declared is None:
+def _declared(sentence: str, periods: list[Period], document: str) -> list[Dividend]:
+    """The dividends a sentence declares (a regular and a special one may share it)."""
+    if not _DIVIDEND.search(sentence) or len(sentence) > 1200 or _TABLE_TEXT.search(sentence):
+        return []
+    verb = _DECLARES.search(sentence)
+    if verb is None:
+        return []
+    cut = sentence.find(" ", verb.start() - _REACH) + 1 if verb.start() > _REACH else 0
+    if _NEGATED.search(sentence[cut : verb.end()]):
+        return []  # "has not recommended to declare", "do not recommend the payment of"
+    clause = _COMPARATIVE.sub("", sentence[cut:])
+    amounts = _amounts(clause)
+    if not amounts:  # declared after its amount: "a final dividend of HK$0.10 ... was declared"
+        cut, clause = 0, _COMPARATIVE.sub("", sentence)
+        amounts = _amounts(clause)
+    start, end = _period(clause, periods)
+    raw = sentence[cut : cut + 400]
+    return [
+        Dividend(
+            currency=currency,
+            per_share=per_share,
+            per_ads=per_ads,
+            period_start=start,
+            period_end=end,
+            record_date=None,
+            ex_date=None,  # a release gives none; the HKEx form does
+            payment_date=None,
+            provenance=Provenance(document, "narrative: dividend", "dividend", "", raw),
+        )
+        for currency, per_share, per_ads in _paired(amounts)
+    ]
+
+
+def _paired(
+    amounts: list[tuple[str, Decimal, bool]],
+) -> list[tuple[str, Decimal | None, Decimal | None]]:
+    """(currency, per share, per ADS) of each dividend: an amount per share, and the amount
+    per ADS printed after it ("US$0.125 per ordinary share, or US$1.00 per ADS")."""
+    paired: list[tuple[str, Decimal | None, Decimal | None]] = []
+    for currency, amount, ads in amounts:
+        if ads and paired and paired[-1][2] is None and paired[-1][1] is not None:
+            paired[-1] = (paired[-1][0], paired[-1][1], amount)
+        else:
+            paired.append((currency, None, amount) if ads else (currency, amount, None))
+    return paired
+
+
+def _amounts(text: str) -> list[tuple[str, Decimal, bool]]:
+    """(currency, amount per unit, per ADS) of each amount printed per share or per ADS."""
+    found = []
+    for match in _AMOUNT.finditer(text):
+        read = _zh_amount(match) if match["zn"] else _amount(match)
+        if read is None:
+            continue
+        per = _PER.match(text, match.end())
+        if match["zn"] or per is not None:  # else a total ("HK$27,795,000"), not per share
+            found.append((*read, per is not None and per["ads"] is not None))
+    return found
+
+
+def _amount(match: re.Match[str]) -> tuple[str, Decimal] | None:
+    cents = bool(match["cents"]) or bool(match["cur_"])
+    code = match["cur"] or match["cur_"] or (match["dollar"] and "$")
+    if code is None or (code in ("HK", "US") and not (match["dollar"] or cents)):
+        return None  # a bare number, or "HK8" without its cents
+    amount = Decimal(match["n"] or match["n_"])
+    return _CURRENCIES[code], amount.scaleb(-2) if cents else amount
+
+
+def _zh_amount(match: re.Match[str]) -> tuple[str, Decimal] | None:
+    unit = match["zunit"] or ""
+    code = match["zcur"] or unit[:1]
+    if code not in _CURRENCIES or not unit:
         return None
-    period_end = _day_first(_field(lines, "reporting period end for the dividend declared"))
-    return Dividend(
-        currency="CNY" if declared["cur"] == "RMB" else declared["cur"],
-        per_share=Decimal(declared["amount"]),
-        per_ads=None,
-        period_start=_form_start(lines, period_end),
-        period_end=period_end,
-        record_date=_day_first(_field(lines, "record date")),
-        ex_date=_day_first(_field(lines, "ex-dividend date")),
-        payment_date=_day_first(_field(lines, "payment date")),
-        provenance=Provenance(document, "form", "Dividend declared", "", declared[0]),
+    amount = Decimal(match["zn"])
+    return _CURRENCIES[code], amount.scaleb(-2) if unit[-1] in "仙分" else amount
+
+
+def _period(text: str, periods: list[Period]) -> tuple[date | None, date | None]:
+    """The period a declaration names, else the document's own of its kind."""
+    half = _HALF.search(text)
+    if half:
+        return prose.half(int(half[2]), 1 if half[1].lower() == "first" else 2)
+    quarter = _QUARTER.search(text)
+    if quarter:
+        return prose.quarter(int(quarter[2]), prose.ordinal(quarter[1]))
+    ended = _ENDED.search(dated(text))
+    if ended:
+        start, end = phrase_period(ended[0])
+        if start is not None:
+            return start, end
+    fiscal = _FISCAL_YEAR.search(text)
+    kind = _KIND.search(text)
+    named = (kind[1] or "").lower() or _KINDS.get(kind[2] or "", "") if kind else ""
+    months = 12 if fiscal or named == "final" else 6 if named == "interim" else 0
+    year = int(next(g for g in fiscal.groups() if g)) if fiscal else None
+    fitting = [p for p in periods if _months(p) == months and (year is None or p[1].year == year)]
+    return fitting[-1] if fitting else (None, None)
+
+
+def _months(period: Period) -> int:
+    start, end = period
+    return (end.year - start.year) * 12 + end.month - start.month + 1
+
+
+def _with_dates(dividend: Dividend, window: str) -> Dividend:
+    """The record and payment dates the text after a declaration gives."""
+    record = next((m for p in _RECORD for m in [p.search(window)] if m), None)
+    payment = next((m for p in _PAYMENT for m in [p.search(window)] if m), None)
+    ads = _ADS_PAYMENT.search(window[payment.end() :]) if payment else None
+    return replace(
+        dividend,
+        record_date=_date(record) if record else None,
+        payment_date=_date(payment) if payment else None,
+        ads_payment_date=_date(ads) if ads and dividend.per_ads is not None else None,
     )
 
 
-def _field(lines: list[str], label: str) -> str:
-    """The value printed after a form label: on its line, or (PDF cells) the next line."""
-    for index, line in enumerate(lines):
-        lowered = line.lower()
-        if lowered.startswith(label + " "):
-            return line[len(label) + 1 :].strip()
-        if lowered == label and index + 1 < len(lines):
-            return lines[index + 1]
-    return ""
+def _date(match: re.Match[str]) -> date:
+    zh = _ZH_DATE.fullmatch(match[1])
+    if zh:
+        return date(int(zh[1]), int(zh[2]), int(zh[3]))
+    found = prose.DATE_RE.search(match[1]) or prose.DAY_FIRST_RE.search(match[1])
+    assert found is not None
+    return prose.parse_date(found)
 
 
-def _form_start(lines: list[str], end: date | None) -> date | None:
-    title = _HALF_TITLE.search(_field(lines, "title of announcement"))
-    if title:
-        return prose.half(int(title["year"]), 1 if title["half"].lower() == "first" else 2)[0]
-    if end is not None and "semi-annual" in _field(lines, "dividend type").lower():
-        month = end.month - 5
-        return date(end.year if month > 0 else end.year - 1, month if month > 0 else month + 12, 1)
-    return None
-
-
-def _date(text: str) -> date:
-    match = prose.DATE_RE.search(text)
-    assert match is not None
-    return prose.parse_date(match)
-
-
-def _day_first(text: str) -> date | None:
-    match = prose.DAY_FIRST_RE.match(text)
-    return prose.parse_date(match) if match else None
+def _merged(found: list[Dividend]) -> tuple[Dividend, ...]:
+    """One record per dividend (amounts and period), the dates any mention of it gives."""
+    merged: dict[tuple[object, ...], Dividend] = {}
+    for d in found:
+        key = (d.currency, d.per_share, d.per_ads, d.period_start, d.period_end)
+        first = merged.setdefault(key, d)
+        merged[key] = replace(
+            first,
+            record_date=first.record_date or d.record_date,
+            payment_date=first.payment_date or d.payment_date,
+            ads_payment_date=first.ads_payment_date or d.ads_payment_date,
+        )
+    return tuple(merged.values())

@@ -125,6 +125,12 @@ def dated(text: str) -> str:
     return _DAY_FIRST.sub(_month_first, englished(text))
 
 
+def phrase_period(text: str) -> tuple[date | None, date | None]:
+    """The period a phrase names ("for the year ended 31 December 2014", "截至二零一四年六月三十日
+    止六個月"): (start, end), start None for an instant, both None when it names none exactly."""
+    return _period(dated(text), "", "")
+
+
 def _month_first(match: re.Match[str]) -> str:
     year = f",{match[3]}" if match[3] else ""
     return f"{match[2]} {match[1]}{year}"
