@@ -13,7 +13,9 @@ label ("IFRS 9"). Period phrases printed over the columns ("For the six months" 
 30 June", "As at As at" / "30 June 31 December", "Thirteen Weeks Ended Thirty-Nine Weeks
 Ended" over four) go over them again. A line of fewer figures than columns stays as
 printed: which columns they belong to is not in the text, and the row is refused
-(``asreported``), never guessed. Everything else stays as printed, at the margin: titles
+(``asreported``), never guessed. A line of as many figures as value columns under NOTES,
+the first note-like, reads more than one way (a ``Choice``): ``readings`` lets the
+statements' arithmetic choose. Everything else stays as printed, at the margin: titles
 ("FOR THE YEAR ENDED 31 DECEMBER 2014") and prose. The text then goes through the laid-out
 text's table model.
 """
@@ -21,6 +23,7 @@ text's table model.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 _FIGURE = re.compile(
     r"\(?[-+]?(?:[$¥€£]|HK\$|US\$|RMB)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?|[–—−_-]+|nil|Nil"
@@ -62,9 +65,21 @@ def is_flowed(page: str) -> bool:
     return any(len(_trailing(line.split())) >= 2 for line in lines)
 
 
-def relaid_pages(pages: list[str]) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A relaid line the text lets read more than one way: "Other income 3 1,136" under
+    NOTES 2014 2013 is two figures, or note 3 and one figure beside a blank cell (which one
+    is not in the text). The arithmetic of the statement chooses (``readings``)."""
+
+    page: int
+    line: int
+    others: tuple[str, ...]  # the other readings of the line, laid out
+
+
+def relaid_pages(pages: list[str]) -> tuple[list[str], list[Choice]]:
     """The pages, the flowed ones laid out in columns right of the longest line of any of
-    them (a table carried to the next page keeps its columns, clear of that page's prose)."""
+    them (a table carried to the next page keeps its columns, clear of that page's prose),
+    and the lines that read more than one way."""
     flowed = [is_flowed(page) for page in pages]
     widths = [
         len(" ".join(line.split()))
@@ -73,17 +88,23 @@ def relaid_pages(pages: list[str]) -> list[str]:
         for line in p.splitlines()
     ]
     margin = max(widths, default=0) + 4
-    return [relaid(page, margin) if f else page for page, f in zip(pages, flowed, strict=True)]
+    out, choices = [], []
+    for number, (page, is_page_flowed) in enumerate(zip(pages, flowed, strict=True)):
+        text, others = relaid(page, margin) if is_page_flowed else (page, {})
+        out.append(text)
+        choices += [Choice(number, line, options) for line, options in others.items()]
+    return out, choices
 
 
-def relaid(page: str, margin: int) -> str:
+def relaid(page: str, margin: int) -> tuple[str, dict[int, tuple[str, ...]]]:
     """The page with its statement lines laid out in columns (see the module's docstring),
-    labels left of ``margin``."""
+    labels left of ``margin``, and the other readings of the lines that have some."""
     lines = [line.split() for line in page.splitlines()]
     heads = _column_heads(lines)
     parts = [p for ps in heads.values() for p in ps] + [p for w in lines for p in _header_dates(w)]
     slot = max([_SLOT] + [len(part) + 2 for part in parts])
     out: list[str] = []
+    others: dict[int, tuple[str, ...]] = {}
     columns, notes = 0, False
     for number, words in enumerate(lines):
         if number in heads:
@@ -101,12 +122,14 @@ def relaid(page: str, margin: int) -> str:
         if columns:
             label, cells, noted = _split(words, columns, notes)
             if cells:
+                if notes and not noted and len(cells) == columns and _NOTE_REF.fullmatch(cells[0]):
+                    others[len(out)] = _noted_readings(label, cells, margin, slot)
                 out.append(_row(label, cells, columns, noted, margin, slot))
                 continue
         # before the page's first header a sentence's figures would make columns of the table
         # carried from the page before; after it, a long line may be a label's first part
         out.append("" if not columns and _is_prose(words) else " ".join(words))
-    return "\n".join(out)
+    return "\n".join(out), others
 
 
 def _header_cells(words: list[str]) -> tuple[list[str], list[str]]:
@@ -244,11 +267,27 @@ def _row(
 ) -> str:
     """The label at the margin, the cells right-aligned in their columns (the note in the
     NOTES column, just before the first value column)."""
-    text = " ".join(label).ljust(margin)
     slots = [""] * (columns + 1)
     values = cells[1:] if noted else cells
     if noted:
         slots[0] = cells[0]
     for i, cell in enumerate(values):
         slots[columns + 1 - len(values) + i] = cell
+    return _laid(label, slots, margin, slot)
+
+
+def _noted_readings(label: list[str], cells: list[str], margin: int, slot: int) -> tuple[str, ...]:
+    """A row of as many figures as value columns, the first of them note-like: read as that
+    note and the other figures with one value cell blank, each cell in turn."""
+    note, values = cells[0], cells[1:]
+    readings = []
+    for blank in range(len(cells)):
+        placed = values[:blank] + [""] + values[blank:]
+        readings.append(_laid(label, [note, *placed], margin, slot))
+    return tuple(readings)
+
+
+def _laid(label: list[str], slots: list[str], margin: int, slot: int) -> str:
+    """The label at the margin, then each slot's text right-aligned in its column."""
+    text = " ".join(label).ljust(margin)
     return text + "".join(cell.rjust(slot) for cell in slots).rstrip()

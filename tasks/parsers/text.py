@@ -16,6 +16,7 @@ from tasks.parsers import flowed
 from tasks.parsers.grid import Placed
 from tasks.parsers.layout import Units, cells, page_tables
 from tasks.parsers.numbers import clean_cell
+from tasks.parsers.readings import chosen
 from tasks.parsers.tables import ParsedDocument, RawTable, Row, make_rows
 
 _CLOSERS = frozenset({")", "%", ")%", "%)"})
@@ -83,10 +84,16 @@ def _pipes_to_tabs(line: str, edged: bool) -> str | None:
 
 def _laid_out(text: str) -> ParsedDocument:
     """Text whose columns are runs of spaces: each page's lines as positioned words. The
-    running text is all of it, as a PDF's is (tables included)."""
+    running text is all of it, as a PDF's is (tables included). Flowed pages are laid out
+    first; where they read more than one way, their statements' arithmetic chooses."""
+    pages, choices = flowed.relaid_pages(text.split("\f"))
+    return chosen(pages, choices, lambda laid: _document(text, laid))
+
+
+def _document(text: str, pages: list[str]) -> ParsedDocument:
     tables: list[RawTable] = []
     carried: tuple[str, ...] = ()
-    for number, page in enumerate(flowed.relaid_pages(text.split("\f")), start=1):
+    for number, page in enumerate(pages, start=1):
         lines = [_line_cells(line) for line in page.splitlines()]
         found, carried = page_tables(f"page {number}", lines, CHARACTERS, carried)
         tables.extend(found)

@@ -91,6 +91,50 @@ class TestErnestBorelInterimResults2014English(RealAnnouncementAsFlowedText):
     }
 
 
+class TestErnestBorelAnnualWithANoteBesideOneFigure:
+    """The annual's flowed text with two balance-sheet rows printed as some printers print
+    them: a note reference and one figure, the other year's cell left blank instead of "–"
+    ("Derivative financial instruments 10 705": this year's; "Amounts due from shareholders
+    7 10": last year's). Two figures under NOTES 2014 2013 read three ways; the one under
+    which the balance sheet's totals equal their rows wins (tasks/parsers/readings.py)."""
+
+    stem = "HK01856_2014FY_annual-results_en"
+    edits = {
+        "Derivative financial instruments 705 –": "Derivative financial instruments 10 705",
+        "Amounts due from shareholders – 10": "Amounts due from shareholders 7 10",
+    }
+
+    @pytest.fixture(scope="class")
+    def read(self) -> RowsRead:
+        text = flowed_text((FIXTURES / "real" / f"{self.stem}.pdf").read_bytes())
+        for printed, edited in self.edits.items():
+            assert printed in text
+            text = text.replace(printed, edited)
+        name = f"{self.stem}.txt"
+        return read_rows(parse_document(name, text.encode("utf-8")), name)
+
+    def test_each_figure_is_read_into_the_column_the_arithmetic_proves(
+        self, read: RowsRead
+    ) -> None:
+        edited = ("Derivative financial instruments", "Amounts due from shareholders")
+        got = {
+            (r.row_label, r.period_end.year, r.value) for r in read.rows if r.row_label in edited
+        }
+        assert got == {(edited[0], 2014, 705_000), (edited[1], 2013, 10_000)}
+
+    def test_every_other_golden_cell_is_read_as_printed(self, read: RowsRead) -> None:
+        blanked = {
+            ("Derivative financial instruments", 2013),
+            ("Amounts due from shareholders", 2014),
+        }
+        golden = {
+            k: v
+            for k, v in _unsectioned(load_section_rows(f"{self.stem}.pdf")).items()
+            if (k[1], k[3].year) not in blanked
+        }
+        assert _unsectioned(section_cells(read.rows)) == Counter(golden)
+
+
 class QfinReleaseAsFlowedText:
     """The real QFIN release's tab-separated text with each run of tabs and spaces as one
     space: its 3-column tables print margins in two columns of three ("GAAP operating margin
