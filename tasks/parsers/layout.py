@@ -35,6 +35,7 @@ _MONTH = re.compile(
 # a page number printed as page furniture: "– 2 –", "- 12 -"
 _PAGE_NUMBER = re.compile(r"[-–—]\s*\d{1,3}\s*[-–—]")
 _BARE_PAGE_NUMBER = re.compile(r"(?:page\s*)?\d{1,3}(?:\s*(?:/|of)\s*\d{1,3})?", re.IGNORECASE)
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
 _IN_LABEL = re.compile(r"\(\d{1,2}\)|[-–—]|\*+\d*")
 _PROSE_SHARE = 0.8
@@ -106,14 +107,31 @@ def _margin(lines: list[list[Placed]]) -> float:
 
 
 def _without_furniture(lines: list[list[Placed]]) -> list[list[Placed]]:
-    """The page without its page numbers: "– 2 –" anywhere, and a bare "23" or "Page 23" as
-    its first or last line (a figure alone there is the page's number, not a row)."""
+    """The page without its page numbers: "– 2 –" anywhere, and as its first or last line a
+    bare "23" or "Page 23", or a running head or foot ("Interim Report 2014 ... 25"): words
+    and one page number at either end (a figure alone there is the page's number, not a
+    row; a row prints its figures after its label, and two periods' of them)."""
     kept = [ln for ln in lines if not _PAGE_NUMBER.fullmatch(_text(ln))]
-    while kept and _BARE_PAGE_NUMBER.fullmatch(_text(kept[-1])):
+    while kept and _is_running_line(kept[-1]):
         kept.pop()
-    while kept and _BARE_PAGE_NUMBER.fullmatch(_text(kept[0])):
+    while kept and _is_running_line(kept[0]):
         kept.pop(0)
     return kept
+
+
+def _is_running_line(line: list[Placed]) -> bool:
+    if _BARE_PAGE_NUMBER.fullmatch(_text(line)):
+        return True
+    figures = [c for c in line if is_figure(c.text) and not _YEAR.fullmatch(c.text)]
+    ends = (line[0], line[-1])
+    return (
+        len(line) >= 2
+        and len(figures) == 1
+        and figures[0] in ends
+        and _BARE_PAGE_NUMBER.fullmatch(figures[0].text) is not None
+        and statement_kind(_text(line)) is None
+        and any(ch.isalpha() for c in line if c is not figures[0] for ch in c.text)
+    )
 
 
 def cells(words: list[dict], units: Units) -> list[Placed]:

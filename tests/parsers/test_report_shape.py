@@ -1,12 +1,14 @@
 """A full interim report's shape around real statements: a cover, a list of contents naming
 every statement with its page number, pages of management discussion, an "other
-information" page of share tables, the statements, their notes, and further notes tables.
+information" page of share tables, the statements, their notes, and further notes tables;
+with or without a running foot on every page ("Interim Report 2014" and the page number).
 
 The pages are Ernest Borel's own (tests/fixtures/real/: its 2014 interim results, and the
 discussion and notes pages of its 2014 annual results), put together with pypdfium2 in a
 report's order; the cover, contents and other-information pages are typed here (reportlab),
-as such reports print them. Whatever the shape, the statement rows read are the interim
-results' own, nothing more, and none is refused: a contents line is no statement.
+as such reports print them, and the running feet are stamped on each page. Whatever the
+shape, the statement rows read are the interim results' own, nothing more, and none is
+refused: a contents line is no statement, a running foot no row.
 """
 
 from __future__ import annotations
@@ -52,23 +54,24 @@ _OTHER_INFORMATION: tuple[Line, ...] = (
 )  # fmt: skip
 
 
-def _typed(pages: list[tuple[Line, ...]]) -> pdfium.PdfDocument:
+def _typed(pages: list[tuple[Line, ...]], top: int = 780) -> pdfium.PdfDocument:
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4)
     for lines in pages:
         pdf.setFont("Helvetica", 9)
         for number, line in enumerate(lines):
             for text, x in line:
-                y = 780 - 16 * number
+                y = top - 16 * number
                 pdf.drawRightString(-x, y, text) if x < 0 else pdf.drawString(x, y, text)
         pdf.showPage()
     pdf.save()
     return pdfium.PdfDocument(buffer.getvalue())
 
 
-def report(income_entry: tuple[Line, ...]) -> bytes:
+def report(income_entry: tuple[Line, ...], foot: tuple[Line, ...] = ()) -> bytes:
     """The interim results as a report: its contents list names the income statement with
-    ``income_entry`` (one line, or the title wrapped over two)."""
+    ``income_entry`` (one line, or the title wrapped over two); ``foot`` is stamped at the
+    foot of every page, "{page}" in it replaced by the page's number."""
     interim = pdfium.PdfDocument(REAL / INTERIM)
     annual = pdfium.PdfDocument(REAL / ANNUAL)
     out = pdfium.PdfDocument.new()
@@ -80,9 +83,24 @@ def report(income_entry: tuple[Line, ...]) -> bytes:
     out.import_pages(interim, [1, 2])  # the statements
     out.import_pages(interim, list(range(3, 8)))  # their notes
     out.import_pages(annual, list(range(3, 11)))  # notes tables of another period
+    if foot:
+        _stamp(out, foot)
     buffer = io.BytesIO()
     out.save(buffer)
     return buffer.getvalue()
+
+
+def _stamp(pdf: pdfium.PdfDocument, foot: tuple[Line, ...]) -> None:
+    """Draw ``foot`` at the bottom of every page of ``pdf``, over what it prints."""
+    feet = [
+        tuple(tuple((text.format(page=n + 1), x) for text, x in line) for line in foot)
+        for n in range(len(pdf))
+    ]
+    stamps = _typed(feet, top=40)
+    for n in range(len(pdf)):
+        page = pdf[n]
+        page.insert_obj(stamps.page_as_xobject(n, pdf).as_pageobject())
+        page.gen_content()
 
 
 def _read(content: bytes, name: str) -> Extraction:
@@ -95,13 +113,16 @@ def interim_results() -> Extraction:
 
 
 class ReportShape:
-    """The checks every report shape passes; subclasses give the contents' income entry."""
+    """The checks every report shape passes; subclasses give the contents' income entry and
+    the running foot."""
 
-    income_entry: ClassVar[tuple[Line, ...]]
+    income_entry: ClassVar[tuple[Line, ...]] = (((_INCOME_TITLE, 60), ("34", -520)),)
+    foot: ClassVar[tuple[Line, ...]] = ()
 
     @pytest.fixture(scope="class")
     def read(self) -> Extraction:
-        return _read(report(self.income_entry), "HK01856_2014H1_interim-report_en.pdf")
+        content = report(self.income_entry, self.foot)
+        return _read(content, "HK01856_2014H1_interim-report_en.pdf")
 
     def test_the_statement_rows_are_the_interim_results_own(
         self, read: Extraction, interim_results: Extraction
@@ -120,7 +141,7 @@ class ReportShape:
 
 
 class TestContentsOnOneLinePerEntry(ReportShape):
-    income_entry = (((_INCOME_TITLE, 60), ("34", -520)),)
+    pass
 
 
 class TestContentsWithTheIncomeTitleWrapped(ReportShape):
@@ -130,3 +151,13 @@ class TestContentsWithTheIncomeTitleWrapped(ReportShape):
         (("Condensed Consolidated Statement of Profit or Loss and", 60),),
         (("Other Comprehensive Income", 60), ("34", -520)),
     )
+
+
+class TestRunningFootWithThePageNumberRight(ReportShape):
+    # the page number under the last value column: read as last year's figure of a row
+    # "Interim Report 2014" on both statement pages before (2,000 and 3,000 published)
+    foot = ((("Interim Report 2014", 60), ("{page}", -540)),)
+
+
+class TestRunningFootWithThePageNumberLeft(ReportShape):
+    foot = ((("{page}", 60), ("Ernest Borel Holdings Limited", 80), ("Interim Report 2014", -540)),)
