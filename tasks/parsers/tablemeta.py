@@ -63,6 +63,10 @@ _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
         ),
     ),
 )
+# the holding company's own statements, which annual reports print in a note ("STATEMENT
+# OF FINANCIAL POSITION OF THE COMPANY", 本公司財務狀況表): another entity than the group's
+_PARENT_ONLY = re.compile(r"\bof the company\b|\bcompany[- ]level\b|本公司", re.IGNORECASE)
+_CONSOLIDATED = re.compile(r"consolidated|綜合|综合|合併|合并", re.IGNORECASE)
 _ZH_TITLE_CHARS = 30
 _SENTENCE_BREAK = re.compile(r"[a-z)]\. [A-Z]")  # "... financial measures. For more ..."
 # what may stand between two pages of one statement: a page number, a "continued" line
@@ -88,6 +92,10 @@ def statement_kind(line: str, header_text: str = "") -> StatementKind | None:
         return StatementKind.IFRS_RECONCILIATION
     if len(line) > 300 or line.rstrip().endswith((".", "。")) or not titled(line):
         return None  # a sentence that mentions a statement is not its title
+    if _PARENT_ONLY.search(line) and not _CONSOLIDATED.search(line):
+        return (
+            None  # the holding company's own statement (an annual report's note): not the group's
+        )
     if "IFRS" in line and "GAAP" in line and "non-gaap" not in line.lower():
         return StatementKind.IFRS_RECONCILIATION  # its columns' heads printed on the title line
     return next((kind for kind, words in _KINDS if words.search(line)), None)

@@ -161,3 +161,46 @@ class TestRunningFootWithThePageNumberRight(ReportShape):
 
 class TestRunningFootWithThePageNumberLeft(ReportShape):
     foot = ((("{page}", 60), ("Ernest Borel Holdings Limited", 80), ("Interim Report 2014", -540)),)
+
+
+_COMPANY_LEVEL: tuple[Line, ...] = (
+    (("STATEMENT OF FINANCIAL POSITION OF THE COMPANY", 60),),
+    (("Information about the statement of financial position of the Company at the end of "
+      "the reporting period:", 60),),
+    (("2014", -440), ("2013", -520)),
+    (("HK$'000", -440), ("HK$'000", -520)),
+    (("Investments in subsidiaries", 70), ("120,000", -440), ("120,000", -520)),
+    (("Amounts due from subsidiaries", 70), ("250,000", -440), ("100,000", -520)),
+    (("Other payables", 70), ("(2,000)", -440), ("(3,000)", -520)),
+    (("Net assets", 70), ("368,000", -440), ("217,000", -520)),
+    (("Share capital", 70), ("3,474", -440), ("2,600", -520)),
+    (("Reserves", 70), ("364,526", -440), ("214,400", -520)),
+    (("Total equity", 70), ("368,000", -440), ("217,000", -520)),
+)  # fmt: skip
+
+
+class TestAnnualWithTheCompanysOwnStatementInANote:
+    """An annual report prints the holding company's own statement of financial position in
+    a note (typed here in the group statement's layout, after the real annual results'
+    notes): another entity's, not the group's balance sheet. Before, its year-only columns
+    were refused ("period not readable from the header") and the document quarantined."""
+
+    @pytest.fixture(scope="class")
+    def read(self) -> tuple[Extraction, Extraction]:
+        annual = pdfium.PdfDocument(REAL / ANNUAL)
+        out = pdfium.PdfDocument.new()
+        out.import_pages(annual, list(range(11)))  # highlights, statements, notes
+        out.import_pages(_typed([_COMPANY_LEVEL]))
+        out.import_pages(annual, list(range(11, len(annual))))
+        buffer = io.BytesIO()
+        out.save(buffer)
+        report = _read(buffer.getvalue(), "HK01856_2014FY_annual-report_en.pdf")
+        return report, _read((REAL / ANNUAL).read_bytes(), ANNUAL)
+
+    def test_the_statement_rows_are_the_groups_only(self, read) -> None:
+        report, results = read
+        assert len(results.rows) == 90
+        assert [(r.statement, r.row_label, r.period_end, r.value) for r in report.rows] == [
+            (r.statement, r.row_label, r.period_end, r.value) for r in results.rows
+        ]
+        assert report.refused == ()
