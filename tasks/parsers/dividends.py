@@ -126,8 +126,10 @@ def extract_dividends(
     reported = sorted(set(periods), key=lambda p: p[1])
     found: list[Dividend] = []
     for start, sentence in _sentences(cleaned):
-        window = cleaned[start : start + _WINDOW]
-        found += [_with_dates(d, window) for d in _declared(sentence, reported, document)]
+        declared = _declared(sentence, reported, document)
+        if declared:
+            window = cleaned[start : start + _WINDOW]
+            found += [_with_dates(d, window) for d in declared]
     return _merged(found)
 
 
