@@ -65,7 +65,10 @@ _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
 )
 # the holding company's own statements, which annual reports print in a note ("STATEMENT
 # OF FINANCIAL POSITION OF THE COMPANY", 本公司財務狀況表): another entity than the group's
-_PARENT_ONLY = re.compile(r"\bof the company\b|\bcompany[- ]level\b|本公司", re.IGNORECASE)
+_PARENT_ONLY = re.compile(
+    r"\bof the company\b|\bcompany[- ]level\b|\bcompany['’]s (?:statement|balance)|本公司",
+    re.IGNORECASE,
+)
 _CONSOLIDATED = re.compile(r"consolidated|綜合|综合|合併|合并", re.IGNORECASE)
 _ZH_TITLE_CHARS = 30
 _SENTENCE_BREAK = re.compile(r"[a-z)]\. [A-Z]")  # "... financial measures. For more ..."
