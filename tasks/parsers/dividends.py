@@ -110,7 +110,7 @@ _PAYMENT = (
     ),
 )
 _ADS_PAYMENT = re.compile(rf"(?:and|or) (?:around|on) {_DATE} for holders of ADSs")
-_WINDOW = 3000  # characters after a declaration its dates are looked for in
+_WINDOW = 3000  # characters after a declaration its dates are looked for in (up to the next)
 _REACH = 60  # characters before the declaring verb that are its clause ("The Board has not")
 
 
@@ -124,12 +124,18 @@ def extract_dividends(
         return (form,) if form else ()
     cleaned = prose.join_cjk(prose.clean(text))
     reported = sorted(set(periods), key=lambda p: p[1])
+    mentions = [
+        (start, declared)
+        for start, sentence in _sentences(cleaned)
+        for declared in [_declared(sentence, reported, document)]
+        if declared
+    ]
     found: list[Dividend] = []
-    for start, sentence in _sentences(cleaned):
-        declared = _declared(sentence, reported, document)
-        if declared:
-            window = cleaned[start : start + _WINDOW]
-            found += [_with_dates(d, window) for d in declared]
+    ends = [start for start, _ in mentions[1:]] + [len(cleaned)] * bool(mentions)
+    for (start, declared), end in zip(mentions, ends, strict=True):
+        # a date belongs to the mention it follows, not to one before that
+        window = cleaned[start : min(end, start + _WINDOW)]
+        found += [_with_dates(d, window) for d in declared]
     return _merged(found)
 
 

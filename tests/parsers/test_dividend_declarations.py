@@ -170,3 +170,16 @@ def test_a_final_dividend_naming_no_period_is_of_the_year_the_statements_report(
     periods = [(date(2024, 4, 1), date(2025, 3, 31)), (date(2023, 4, 1), date(2024, 3, 31))]
     (d,) = extract_dividends(text, "release.txt", periods)
     assert (d.period_start, d.period_end) == (date(2024, 4, 1), date(2025, 3, 31))
+
+
+def test_a_date_belongs_to_the_declaration_it_follows() -> None:
+    text = (
+        "During the year the Board declared an interim dividend of HK$0.05 per share for the "
+        "six months ended 30 June 2024. The Board recommended a final dividend of HK$0.10 per "
+        "share for the year ended 31 December 2024, to be paid on or about 10 July 2025."
+    )
+    assert _declared(text) == [
+        ("HKD", Decimal("0.05"), None, *H1_2024, None, None),
+        ("HKD", Decimal("0.10"), None, date(2024, 1, 1), date(2024, 12, 31), None,
+         date(2025, 7, 10)),
+    ]  # fmt: skip
