@@ -87,15 +87,22 @@ def _laid_out(text: str) -> ParsedDocument:
     running text is all of it, as a PDF's is (tables included). Flowed pages are laid out
     first; where they read more than one way, their statements' arithmetic chooses."""
     pages, choices = flowed.relaid_pages(text.split("\f"))
-    return chosen(pages, choices, lambda laid: _document(text, laid))
+    read: _Pages = {}  # each reading changes one line: the other pages are read once
+    return chosen(pages, choices, lambda laid: _document(text, laid, read))
 
 
-def _document(text: str, pages: list[str]) -> ParsedDocument:
+_Pages = dict[tuple[str, tuple[str, ...]], tuple[list[RawTable], tuple[str, ...]]]
+
+
+def _document(text: str, pages: list[str], read: _Pages) -> ParsedDocument:
     tables: list[RawTable] = []
     carried: tuple[str, ...] = ()
     for number, page in enumerate(pages, start=1):
-        lines = [_line_cells(line) for line in page.splitlines()]
-        found, carried = page_tables(f"page {number}", lines, CHARACTERS, carried)
+        key = (f"{number}\f{page}", carried)
+        if key not in read:
+            lines = [_line_cells(line) for line in page.splitlines()]
+            read[key] = page_tables(f"page {number}", lines, CHARACTERS, carried)
+        found, carried = read[key]
         tables.extend(found)
     return ParsedDocument(tuple(t for t in tables if t.rows), text, text)
 
