@@ -96,9 +96,7 @@ def statement_kind(line: str, header_text: str = "") -> StatementKind | None:
     if len(line) > 300 or line.rstrip().endswith((".", "。")) or not titled(line):
         return None  # a sentence that mentions a statement is not its title
     if _PARENT_ONLY.search(line) and not _CONSOLIDATED.search(line):
-        return (
-            None  # the holding company's own statement (an annual report's note): not the group's
-        )
+        return None  # the holding company's own (an annual report's note), not the group's
     if "IFRS" in line and "GAAP" in line and "non-gaap" not in line.lower():
         return StatementKind.IFRS_RECONCILIATION  # its columns' heads printed on the title line
     return next((kind for kind, words in _KINDS if words.search(line)), None)
