@@ -95,7 +95,8 @@ def _result(outcome: Outcome, observed: str, details: Sequence[str]) -> Validati
 
 
 def _fmt(value: Any) -> str:
-    # 4428.3 million is 4428300000, not 4428300000.0: whole amounts print without decimals.
-    if isinstance(value, Decimal) and value == value.to_integral_value():
-        value = value.quantize(Decimal(1))
+    # One figure, one spelling: 0.29 parsed and 0.290000 read back from a NUMERIC column print
+    # alike (a rerun's text must equal the first run's), and 4428.3 million is 4428300000.
+    if isinstance(value, Decimal):
+        value = value.normalize()
     return format(value, "f")
