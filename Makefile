@@ -25,10 +25,12 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	PREFECT_HOME=$(CURDIR)/data/prefect $(BIN)/filings run --source replay
 
-## The whole test suite (PostgreSQL tests skip when no server is reachable, except in CI).
+## The whole test suite (PostgreSQL tests skip when no server is reachable, except in CI), on
+## one process per core up to 4: most of its time is processes waiting on processes (Prefect
+## servers, workers, the CLI). PYTEST_ARGS="-n 0" runs it in one process.
 test: $(STAMP)
 	@mkdir -p data/prefect-test
-	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest $(PYTEST_ARGS)
+	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest -n auto --maxprocesses 4 $(PYTEST_ARGS)
 
 ## Only the end-to-end test: real Prefect server + process worker + the UI in headless Chromium
 ## (`apt-get install chromium`); screenshots and logs go to test-artifacts/e2e/.
