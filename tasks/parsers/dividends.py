@@ -17,7 +17,7 @@ of approximately HK$27,795,000") is no amount per share.
 Its period is the one it names ("for the six months ended 30 June 2024", "for the second
 half of 2024", 截至…止年度), else the document's own period of its kind: "FY2014" or a
 final dividend is the twelve months the statements report (ending in that year), an interim
-dividend their six months. Record and payment dates are read from the text that follows
+dividend their six months, a quarterly one their three. Record and payment dates are read from the text that follows
 ("holders of record ... as of the close of business on April 23, 2025", "whose names
 appear on the register of members on 18 June 2015", "expected to be paid on 8 July 2015",
 股息預期將於2015年7月8日派付). One dividend printed twice (a highlight and its section)
@@ -49,6 +49,7 @@ _NEGATED = re.compile(r"\b(?:not|no)\b|並無|并无|不(?:建議|建议|宣派|
 _DIVIDEND = re.compile(r"\bdividends?\b|股息", re.IGNORECASE)
 _KIND = re.compile(r"\b(final|interim|quarterly|special)\b|(末期|中期|特別|特别)", re.IGNORECASE)
 _KINDS = {"末期": "final", "中期": "interim", "特別": "special", "特别": "special"}
+_MONTHS = {"final": 12, "interim": 6, "quarterly": 3}  # the statements' period of its kind
 # last year's figure beside this year's: "(2013: Nil per share)", "（2013年：每股零港元）"
 _COMPARATIVE = re.compile(r"[(（][^()（）]*?(?:19|20)\d\d[^()（）]*?[:：][^()（）]*[)）]")
 _CURRENCIES = {"US": "USD", "USD": "USD", "$": "USD", "U.S.": "USD", "HK": "HKD", "HKD": "HKD"}
@@ -241,15 +242,16 @@ def _period(text: str, periods: list[Period]) -> tuple[date | None, date | None]
     fiscal = _FISCAL_YEAR.search(text)
     kind = _KIND.search(text)
     named = (kind[1] or "").lower() or _KINDS.get(kind[2] or "", "") if kind else ""
-    months = 12 if fiscal or named == "final" else 6 if named == "interim" else 0
+    months = 12 if fiscal else _MONTHS.get(named, 0)
     year = int(next(g for g in fiscal.groups() if g)) if fiscal else None
     fitting = [p for p in periods if _months(p) == months and (year is None or p[1].year == year)]
     return fitting[-1] if fitting else (None, None)
 
 
 def _months(period: Period) -> int:
+    # by days, not calendar months: a 13-week quarter (Aug 4 - Nov 2) is three months long
     start, end = period
-    return (end.year - start.year) * 12 + end.month - start.month + 1
+    return round(((end - start).days + 1) / 30.44)
 
 
 def _with_dates(dividend: Dividend, window: str) -> Dividend:

@@ -172,6 +172,20 @@ def test_a_final_dividend_naming_no_period_is_of_the_year_the_statements_report(
     assert (d.period_start, d.period_end) == (date(2024, 4, 1), date(2025, 3, 31))
 
 
+def test_a_quarterly_dividend_naming_no_period_is_of_the_quarter_the_statements_report() -> None:
+    # a US retailer's third-quarter release: 13 and 39 weeks, this year's and last year's
+    text = "The Board declared a quarterly cash dividend of $0.35 per share."
+    periods = [
+        (date(2024, 8, 4), date(2024, 11, 2)),
+        (date(2023, 7, 30), date(2023, 10, 28)),
+        (date(2024, 2, 4), date(2024, 11, 2)),
+        (date(2023, 1, 29), date(2023, 10, 28)),
+    ]
+    (d,) = extract_dividends(text, "release.txt", periods)
+    assert (d.period_start, d.period_end) == (date(2024, 8, 4), date(2024, 11, 2))
+    assert extract_dividends(text, "release.txt")[0].period_end is None  # no statements: none
+
+
 def test_a_date_belongs_to_the_declaration_it_follows() -> None:
     text = (
         "During the year the Board declared an interim dividend of HK$0.05 per share for the "
