@@ -105,9 +105,23 @@ _RECORD = (
 )
 _PAYMENT = (
     re.compile(rf"payment date is expected to be (?:on )?{_DATE}"),
-    re.compile(rf"(?:be paid|payable)\b.{{0,60}}?\bon (?:or about )?{_DATE}"),
+    re.compile(rf"(?:(?:be|been|is|was|were) paid|payable)\b.{{0,60}}?\bon (?:or about )?{_DATE}"),
     re.compile(
         rf"(?:將|将)?(?:於|于) ?{_DATE} ?(?:[（(]星期.[）)])? ?(?:或前後)?(?:派付|派發|派发|支付)"
+    ),
+)
+# Hong Kong's book closure: the register of members closed (on one day, or from one to
+# another) for the dividend's entitlement; its last day is the record date
+_CLOSED = (
+    re.compile(
+        rf"register of members\b[^.]{{0,80}}?\bclosed (?:on |from )?(?P<first>{_DATE})"
+        rf"(?:[^.]{{0,20}}?\b(?:to|and|until|till) (?P<last>{_DATE}))?",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"(?:於|于|自) ?(?P<first>{_DATE})(?:[（(]星期.[)）])?"
+        rf"(?:(?:至|及|到|和) ?(?P<last>{_DATE})(?:[（(]星期.[)）])?)?"
+        r"[^。，]{0,16}?(?:暫停辦理|暂停办理)"
     ),
 )
 _ADS_PAYMENT = re.compile(rf"(?:and|or) (?:around|on) {_DATE} for holders of ADSs")
@@ -261,17 +275,33 @@ def _with_dates(dividend: Dividend, window: str) -> Dividend:
     ads = _ADS_PAYMENT.search(window[payment.end() :]) if payment else None
     return replace(
         dividend,
-        record_date=_date(record) if record else None,
+        record_date=_date(record) if record else _book_closed(window),
         payment_date=_date(payment) if payment else None,
         ads_payment_date=_date(ads) if ads and dividend.per_ads is not None else None,
     )
 
 
+def _book_closed(window: str) -> date | None:
+    """The last day the register is closed for the dividend: the closure's sentence or the
+    one after it names the dividend ("In order to determine the entitlement to the proposed
+    final dividend, ..."); a closure for the meeting's vote is not the dividend's."""
+    sentences = [sentence for _, sentence in _sentences(window)]
+    for at, sentence in enumerate(sentences):
+        closed = next((m for p in _CLOSED for m in [p.search(sentence)] if m), None)
+        if closed and _DIVIDEND.search(" ".join(sentences[at : at + 2])):
+            return _parsed(closed["last"] or closed["first"])
+    return None
+
+
 def _date(match: re.Match[str]) -> date:
-    zh = _ZH_DATE.fullmatch(match[1])
+    return _parsed(match[1])
+
+
+def _parsed(printed: str) -> date:
+    zh = _ZH_DATE.search(printed)
     if zh:
         return date(int(zh[1]), int(zh[2]), int(zh[3]))
-    found = prose.DATE_RE.search(match[1]) or prose.DAY_FIRST_RE.search(match[1])
+    found = prose.DATE_RE.search(printed) or prose.DAY_FIRST_RE.search(printed)
     assert found is not None
     return prose.parse_date(found)
 

@@ -22,23 +22,35 @@ H1_2024 = (date(2024, 1, 1), date(2024, 6, 30))
 def _read(name: str) -> list[tuple[object, ...]]:
     found = extract_file(name, (REAL / name).read_bytes(), load_catalog("EBORL")).dividends
     return [
-        (d.currency, d.per_share, d.per_ads, d.period_start, d.period_end, d.payment_date)
+        (
+            d.currency,
+            d.per_share,
+            d.per_ads,
+            d.period_start,
+            d.period_end,
+            d.record_date,
+            d.payment_date,
+        )
         for d in found
     ]
 
 
 class TestErnestBorelAnnualResults2014English:
     def test_the_final_dividend_of_hk8_cents_for_fy2014_paid_8_july_2015(self) -> None:
-        # printed three times (highlights, note 6, "FINAL DIVIDEND"): one dividend
+        # printed three times (highlights, note 6, "FINAL DIVIDEND"): one dividend. Its record
+        # date is the register's closure "on Thursday, 18 June 2015" ("In order to determine
+        # the Shareholders' entitlement to the proposed final dividend, ..."), not the one of
+        # 11 and 12 June for the vote at the AGM.
         assert _read("HK01856_2014FY_annual-results_en.pdf") == [
-            ("HKD", Decimal("0.08"), None, *FY2014, date(2015, 7, 8))
+            ("HKD", Decimal("0.08"), None, *FY2014, date(2015, 6, 18), date(2015, 7, 8))
         ]
 
 
 class TestErnestBorelAnnualResults2014Chinese:
     def test_the_final_dividend_of_8_hk_cents_for_fy2014_paid_8_july_2015(self) -> None:
+        # 本公司將於2015年6月18日（星期四）暫停辦理股份過戶登記手續 ... 為釐定股東有權收取擬派末期股息
         assert _read("HK01856_2014FY_annual-results_zh.pdf") == [
-            ("HKD", Decimal("0.08"), None, *FY2014, date(2015, 7, 8))
+            ("HKD", Decimal("0.08"), None, *FY2014, date(2015, 6, 18), date(2015, 7, 8))
         ]
 
 
@@ -184,6 +196,48 @@ def test_a_quarterly_dividend_naming_no_period_is_of_the_quarter_the_statements_
     (d,) = extract_dividends(text, "release.txt", periods)
     assert (d.period_start, d.period_end) == (date(2024, 8, 4), date(2024, 11, 2))
     assert extract_dividends(text, "release.txt")[0].period_end is None  # no statements: none
+
+
+@pytest.mark.parametrize(
+    ("closure", "record"),
+    [
+        (
+            "For determining the entitlement to the final dividend, the register of members "
+            "will be closed from Monday, 22 June 2015 to Wednesday, 24 June 2015 (both days "
+            "inclusive), during which period no transfer of shares will be registered.",
+            date(2015, 6, 24),
+        ),
+        (
+            "The Register of Members will be closed on 18 June 2015. In order to qualify for the "
+            "final dividend, all transfers must be lodged not later than 4:30 p.m. on 17 June 2015.",
+            date(2015, 6, 18),
+        ),
+        ("本公司將於2015年6月22日至2015年6月24日（包括首尾兩日）暫停辦理股份過戶登記，以釐定獲派末期股息的資格。",
+         date(2015, 6, 24)),
+        (
+            "To determine the entitlement to attend and vote at the AGM, the register of members "
+            "will be closed from 10 June 2015 to 12 June 2015. Transfers must be lodged by 9 June "
+            "2015.",
+            None,
+        ),
+    ],
+    ids=["from-to", "one-day-then-entitlement", "zh-from-to", "closed-for-the-vote"],
+)  # fmt: skip
+def test_a_book_closure_for_the_dividend_gives_its_record_date(
+    closure: str, record: date | None
+) -> None:
+    text = f"The Board recommended a final dividend of HK$0.10 per share for FY2014. {closure}"
+    (d,) = extract_dividends(text, "announcement.txt")
+    assert d.record_date == record
+
+
+def test_a_dividend_already_paid_has_its_payment_date() -> None:
+    # an annual report on the year's interim dividend
+    text = (
+        "An interim dividend of HK$0.05 per share for the six months ended 30 June 2024 was "
+        "declared by the Board and was paid to shareholders on 20 September 2024."
+    )
+    assert _declared(text) == [("HKD", Decimal("0.05"), None, *H1_2024, None, date(2024, 9, 20))]
 
 
 def test_a_date_belongs_to_the_declaration_it_follows() -> None:
