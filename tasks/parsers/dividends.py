@@ -17,11 +17,12 @@ of approximately HK$27,795,000") is no amount per share.
 Its period is the one it names ("for the six months ended 30 June 2024", "for the second
 half of 2024", 截至…止年度), else the document's own period of its kind: "FY2014" or a
 final dividend is the twelve months the statements report (ending in that year), an interim
-dividend their six months, a quarterly one their three. Record and payment dates are read from the text that follows
-("holders of record ... as of the close of business on April 23, 2025", "whose names
-appear on the register of members on 18 June 2015", "expected to be paid on 8 July 2015",
-股息預期將於2015年7月8日派付). One dividend printed twice (a highlight and its section)
-is one record.
+dividend their six months, a quarterly one their three. Record and payment dates are read
+from the text that follows ("holders of record ... as of the close of business on April 23,
+2025", "whose names appear on the register of members on 18 June 2015", "expected to be
+paid on 8 July 2015", 股息預期將於2015年7月8日派付); a Hong Kong book closure for the
+dividend (its sentence or the next names the dividend) gives the record date, its last day.
+One dividend printed twice (a highlight and its section) is one record.
 """
 
 from __future__ import annotations
@@ -102,6 +103,9 @@ _RECORD = (
     ),
     re.compile(rf"names appear on the register of members\b.{{0,80}}?\bon {_DATE}"),
     re.compile(rf"record date\b.{{0,100}}?\b(?:is|will be|on) {_DATE}", re.IGNORECASE),
+    re.compile(
+        rf"(?:記錄日期|记录日期|登記日期|登记日期)[^。]{{0,20}}?(?:為|为|是|於|于) ?{_DATE}"
+    ),
 )
 _PAYMENT = (
     re.compile(rf"payment date is expected to be (?:on )?{_DATE}"),

@@ -48,7 +48,8 @@ class TestErnestBorelAnnualResults2014English:
 
 class TestErnestBorelAnnualResults2014Chinese:
     def test_the_final_dividend_of_8_hk_cents_for_fy2014_paid_8_july_2015(self) -> None:
-        # 本公司將於2015年6月18日（星期四）暫停辦理股份過戶登記手續 ... 為釐定股東有權收取擬派末期股息
+        # 本公司將於2015年6月18日（星期四）暫停辦理股份過戶登記手續 ...
+        # 為釐定股東有權收取擬派末期股息
         assert _read("HK01856_2014FY_annual-results_zh.pdf") == [
             ("HKD", Decimal("0.08"), None, *FY2014, date(2015, 6, 18), date(2015, 7, 8))
         ]
@@ -209,11 +210,13 @@ def test_a_quarterly_dividend_naming_no_period_is_of_the_quarter_the_statements_
         ),
         (
             "The Register of Members will be closed on 18 June 2015. In order to qualify for the "
-            "final dividend, all transfers must be lodged not later than 4:30 p.m. on 17 June 2015.",
+            "final dividend, all transfers must be lodged not later than 4:30 p.m. on 17 June "
+            "2015.",
             date(2015, 6, 18),
         ),
         ("本公司將於2015年6月22日至2015年6月24日（包括首尾兩日）暫停辦理股份過戶登記，以釐定獲派末期股息的資格。",
          date(2015, 6, 24)),
+        ("釐定股東獲派末期股息資格的記錄日期為2025年6月10日（星期二）。", date(2025, 6, 10)),
         (
             "To determine the entitlement to attend and vote at the AGM, the register of members "
             "will be closed from 10 June 2015 to 12 June 2015. Transfers must be lodged by 9 June "
@@ -221,9 +224,12 @@ def test_a_quarterly_dividend_naming_no_period_is_of_the_quarter_the_statements_
             None,
         ),
     ],
-    ids=["from-to", "one-day-then-entitlement", "zh-from-to", "closed-for-the-vote"],
+    ids=[
+        "from-to", "one-day-then-entitlement", "zh-from-to", "zh-record-date",
+        "closed-for-the-vote",
+    ],
 )  # fmt: skip
-def test_a_book_closure_for_the_dividend_gives_its_record_date(
+def test_a_book_closure_or_a_record_date_for_the_dividend_gives_its_record_date(
     closure: str, record: date | None
 ) -> None:
     text = f"The Board recommended a final dividend of HK$0.10 per share for FY2014. {closure}"
