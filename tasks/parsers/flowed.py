@@ -105,7 +105,7 @@ def relaid(page: str, margin: int) -> tuple[str, dict[int, tuple[str, ...]]]:
     slot = max([_SLOT] + [len(part) + 2 for part in parts])
     out: list[str] = []
     others: dict[int, tuple[str, ...]] = {}
-    columns, notes = 0, False
+    columns, notes, wrapped = 0, False, False
     for number, words in enumerate(lines):
         if number in heads:
             out.append(" " * margin + "".join(p.rjust(slot) for p in ["", *heads[number]]))
@@ -118,17 +118,20 @@ def relaid(page: str, margin: int) -> tuple[str, dict[int, tuple[str, ...]]]:
             if columns and named:
                 label, cells = _header_cells(words)
                 out.append(_row(label, cells, columns, notes and has_notes, margin, slot))
+                wrapped = False
                 continue
         if columns:
-            label, cells, noted = _split(words, columns, notes)
+            label, cells, noted = _split(words, columns, notes, wrapped)
             if cells:
                 if notes and not noted and len(cells) == columns and _NOTE_REF.fullmatch(cells[0]):
                     others[len(out)] = _noted_readings(label, cells, margin, slot)
                 out.append(_row(label, cells, columns, noted, margin, slot))
+                wrapped = False
                 continue
         # before the page's first header a sentence's figures would make columns of the table
         # carried from the page before; after it, a long line may be a label's first part
         out.append("" if not columns and _is_prose(words) else " ".join(words))
+        wrapped = bool(columns and words)
     return "\n".join(out), others
 
 
@@ -234,9 +237,13 @@ def _trailing(words: list[str]) -> list[str]:
     return words[len(words) - count :]
 
 
-def _split(words: list[str], columns: int, notes: bool) -> tuple[list[str], list[str], bool]:
+def _split(
+    words: list[str], columns: int, notes: bool, wrapped: bool = False
+) -> tuple[list[str], list[str], bool]:
     """(label words, cells from the NOTES column or the first value column on, whether the
-    first cell is a note reference); no cells when the line is no row of the columns."""
+    first cell is a note reference); no cells when the line is no row of the columns.
+    ``wrapped``: the line continues a label begun above (its part here may have no letter:
+    "... shares at October" / "28, 2023 508 504 504")."""
     figures = _trailing(words)
     noted = notes and len(figures) > columns and bool(_NOTE_REF.fullmatch(figures[-columns - 1]))
     take = min(len(figures), columns + noted)
@@ -245,7 +252,7 @@ def _split(words: list[str], columns: int, notes: bool) -> tuple[list[str], list
     if take == 1 and notes and len(words) > 1 and _NOTE_REF.fullmatch(figures[-1]):
         return words[:-1], figures[-1:], True  # a heading's note reference
     cells, label = figures[len(figures) - take :], words[: len(words) - take]
-    if not _is_label(label, cells):
+    if not (_is_label(label, cells) or wrapped and _continues(label)):
         return words, [], False  # a page number, "– 2 –"
     if take < columns + noted:
         # which columns they stand in is not printed (the USD column left empty, or the
@@ -260,6 +267,12 @@ def _is_label(label: list[str], cells: list[str]) -> bool:
     if label:
         return any(ch.isalpha() for word in label for ch in word)
     return all(any(ch.isdigit() for ch in cell) for cell in cells)
+
+
+def _continues(label: list[str]) -> bool:
+    """A wrapped label's last part without a letter ("28, 2023"): not figures alone (one more
+    figure than the columns is refused, not read as a label) nor a page's "– 2 –"."""
+    return any(not _FIGURE.fullmatch(w) and any(ch.isdigit() for ch in w) for w in label)
 
 
 def _row(

@@ -22,7 +22,7 @@ from tasks.parsers import flowed
 from tasks.parsers.asreported import RowsRead, read_rows
 from tests.golden.golden import load_rows, load_section_rows, section_cells
 from tests.parsers.test_buckle_release import DOCUMENT as BUCKLE
-from tests.parsers.test_buckle_release import _as_text, _key
+from tests.parsers.test_buckle_release import _as_text, _key, _laid_out
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -192,3 +192,24 @@ class TestBuckleEarningsReleaseAsFlowedText:
     def test_every_golden_row_is_read_exactly_and_nothing_else(self, read: RowsRead) -> None:
         assert {_key(r): (r.value, r.decimals) for r in read.rows} == load_rows(BUCKLE.name)
         assert read.refused == ()
+
+    @staticmethod
+    def _wrapped(width: int) -> str:
+        laid = _laid_out(parse_document(BUCKLE.name, BUCKLE.read_bytes()), width)
+        return "\n".join(" ".join(line.split()) for line in laid.splitlines())
+
+    @pytest.mark.parametrize("width", [30, 40])
+    def test_with_labels_wrapped_every_golden_row_is_read_exactly(self, width: int) -> None:
+        """The common stock's label wrapped over nine lines, its last part without a letter
+        ("50,445,386 shares at October" / "28, 2023 508 504 504"): before, that line was left
+        unread and the rest of the balance sheet refused (10 rows)."""
+        read = read_rows(parse_document("b.txt", self._wrapped(width).encode()), "b.txt")
+        assert {_key(r): (r.value, r.decimals) for r in read.rows} == load_rows(BUCKLE.name)
+        assert read.refused == ()
+
+    def test_a_wrapped_labels_last_part_of_figures_only_is_refused_not_read(self) -> None:
+        # one figure more than the columns after a label's first part: not a label's end
+        text = self._wrapped(30).replace("assets 22,236 18,846", "99 22,236 18,846", 1)
+        read = read_rows(parse_document("b.txt", text.encode()), "b.txt")
+        assert "Prepaid expenses and other" in {r.row_label for r in read.refused}
+        assert not [r for r in read.rows if r.row_label.startswith("Prepaid")]
