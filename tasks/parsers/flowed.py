@@ -25,8 +25,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+_SYMBOL = re.compile(r"[$¥€£]|HK\$|US\$|RMB")  # a currency printed before its figure
+# a figure as printed: "1,234", "(1,234)", "$301,958", "$(1,234)", "($1,234)", "12.5%", "–", nil
 _FIGURE = re.compile(
-    r"\(?[-+]?(?:[$¥€£]|HK\$|US\$|RMB)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?|[–—−_-]+|nil|Nil"
+    rf"(?:{_SYMBOL.pattern})?\(?[-+]?(?:{_SYMBOL.pattern})?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)"
+    r"(?:\.\d+)?\)?%?|[–—−_-]+|nil|Nil"
 )
 _NOTE_REF = re.compile(r"\d{1,2}[a-z]?(?:\([a-z]+\)|\.\d)?")
 _YEAR = re.compile(r"(?:19|20)\d\d(?:年度?)?|[二〇零一三四五六七八九]{4}年度?")
@@ -62,7 +65,19 @@ def is_flowed(page: str) -> bool:
     lines = [line.strip() for line in page.splitlines()]
     if any(_GAP.search(line) for line in lines):
         return False
-    return any(len(_trailing(line.split())) >= 2 for line in lines)
+    return any(len(_trailing(_words(line))) >= 2 for line in lines)
+
+
+def _words(line: str) -> list[str]:
+    """The line's words, a currency symbol printed apart glued to its figure: "$ 301,958"
+    (an EDGAR table's "$" cell as text) is one figure, "$301,958", as wire text prints it."""
+    words: list[str] = []
+    for word in line.split():
+        if words and _SYMBOL.fullmatch(words[-1]) and _FIGURE.fullmatch(word):
+            words[-1] += word
+        else:
+            words.append(word)
+    return words
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +114,7 @@ def relaid_pages(pages: list[str]) -> tuple[list[str], list[Choice]]:
 def relaid(page: str, margin: int) -> tuple[str, dict[int, tuple[str, ...]]]:
     """The page with its statement lines laid out in columns (see the module's docstring),
     labels left of ``margin``, and the other readings of the lines that have some."""
-    lines = [line.split() for line in page.splitlines()]
+    lines = [_words(line) for line in page.splitlines()]
     heads = _column_heads(lines)
     parts = [p for ps in heads.values() for p in ps] + [p for w in lines for p in _header_dates(w)]
     slot = max([_SLOT] + [len(part) + 2 for part in parts])

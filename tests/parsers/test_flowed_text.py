@@ -10,6 +10,7 @@ column. One class per document.
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 from pathlib import Path
 from typing import ClassVar
@@ -204,6 +205,17 @@ class TestBuckleEarningsReleaseAsFlowedText:
         ("50,445,386 shares at October" / "28, 2023 508 504 504"): before, that line was left
         unread and the rest of the balance sheet refused (10 rows)."""
         read = read_rows(parse_document("b.txt", self._wrapped(width).encode()), "b.txt")
+        assert {_key(r): (r.value, r.decimals) for r in read.rows} == load_rows(BUCKLE.name)
+        assert read.refused == ()
+
+    @pytest.mark.parametrize("width", [30, 70])
+    def test_with_the_dollar_sign_apart_every_golden_row_is_read_exactly(self, width: int) -> None:
+        """The "$" in a cell of its own in the HTML, a word of its own as text ("Cash and cash
+        equivalents $ 301,958 $ 268,213 $ 311,657"): before, the 7 cells of those rows were
+        read under the label "Cash and cash equivalents $" (no refusal, no golden match)."""
+        text = re.sub(r"\$(?=[\d(])", "$ ", self._wrapped(width))
+        assert "$ 301,958 $ 268,213 $ 311,657" in text
+        read = read_rows(parse_document("b.txt", text.encode()), "b.txt")
         assert {_key(r): (r.value, r.decimals) for r in read.rows} == load_rows(BUCKLE.name)
         assert read.refused == ()
 
