@@ -70,10 +70,16 @@ def is_flowed(page: str) -> bool:
 
 def _words(line: str) -> list[str]:
     """The line's words, a currency symbol printed apart glued to its figure: "$ 301,958"
-    (an EDGAR table's "$" cell as text) is one figure, "$301,958", as wire text prints it."""
+    (an EDGAR table's "$" cell as text) is one figure, "$301,958", as wire text prints it;
+    a year after a currency is a header's ("RMB 2024"), left apart."""
     words: list[str] = []
     for word in line.split():
-        if words and _SYMBOL.fullmatch(words[-1]) and _FIGURE.fullmatch(word):
+        if (
+            words
+            and _SYMBOL.fullmatch(words[-1])
+            and _FIGURE.fullmatch(word)
+            and not _YEAR.fullmatch(word)
+        ):
             words[-1] += word
         else:
             words.append(word)

@@ -225,3 +225,8 @@ class TestBuckleEarningsReleaseAsFlowedText:
         read = read_rows(parse_document("b.txt", text.encode()), "b.txt")
         assert "Prepaid expenses and other" in {r.row_label for r in read.refused}
         assert not [r for r in read.rows if r.row_label.startswith("Prepaid")]
+
+
+def test_a_currency_printed_apart_joins_its_figure_but_not_a_year() -> None:
+    words = flowed._words("Cash $ 301,958 $ (1,234) RMB 2024 US$ 12.5")
+    assert words == ["Cash", "$301,958", "$(1,234)", "RMB", "2024", "US$12.5"]
