@@ -27,10 +27,15 @@ run: $(STAMP)
 
 ## The whole test suite (PostgreSQL tests skip when no server is reachable, except in CI), on
 ## one process per core up to 4: most of its time is processes waiting on processes (Prefect
-## servers, workers, the CLI). PYTEST_ARGS="-n 0" runs it in one process.
+## servers, workers, the CLI). Then the tests that time what they load themselves (marker
+## `alone`), in one process. Exit status 5 is pytest's "none selected" (PYTEST_ARGS naming
+## tests of one kind only).
 test: $(STAMP)
 	@mkdir -p data/prefect-test
-	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest -n auto --maxprocesses 4 $(PYTEST_ARGS)
+	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest -n auto --maxprocesses 4 \
+		-m "not alone" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	PREFECT_HOME=$(CURDIR)/data/prefect-test $(BIN)/python -m pytest -m alone $(PYTEST_ARGS) \
+		|| [ $$? -eq 5 ]
 
 ## Only the end-to-end test: real Prefect server + process worker + the UI in headless Chromium
 ## (`apt-get install chromium`); screenshots and logs go to test-artifacts/e2e/.

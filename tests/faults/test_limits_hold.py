@@ -25,6 +25,7 @@ from .conftest import doc_url, one_line
 DEADLINE = 2.0
 
 
+@pytest.mark.alone  # cut within half a second of its deadline: timed without a neighbour
 class TestTheDeadlineCoversTheWholeRequest:
     """Status line, headers or body dripped one byte at a time: cut at the deadline."""
 
