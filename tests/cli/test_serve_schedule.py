@@ -61,7 +61,13 @@ def test_served_one_minute_cron_fires_and_completes(user):
             links = _links(api)
         output = Path(log.name).read_text()
         assert links, f"no scheduled run published its Data Docs within 300 s:\n{output[-3000:]}"
-        [run] = [r for r in _finished_runs(api) if r["id"] == links[0]["flow_run_id"]]
+        # the link is published before the run ends: wait for the run's final state
+        finished: list[dict] = []
+        while not finished and time.monotonic() < deadline:
+            finished = [r for r in _finished_runs(api) if r["id"] == links[0]["flow_run_id"]]
+            time.sleep(0 if finished else 2)
+        assert finished, f"the run that published Data Docs did not end:\n{output[-3000:]}"
+        [run] = finished
         assert run["state_type"] == "COMPLETED", (run["state"], output[-3000:])
         assert run["auto_scheduled"] is True
         assert run["parameters"] == {}
