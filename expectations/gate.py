@@ -22,8 +22,9 @@ from typing import Any
 from expectations.rules import CheckRow, Context, RuleOutput
 from tasks.core.arithmetic import columns, prove
 from tasks.core.enums import RESULTS_KINDS, Origin
-from tasks.core.records import Fact
-from tasks.core.rowrecords import StatementKind
+from tasks.core.proofs import closings, contradicted, formula
+from tasks.core.records import Fact, Verdict
+from tasks.core.rowrecords import StatementKind, StatementRow
 
 PRIMARY = (StatementKind.BALANCE_SHEET, StatementKind.INCOME_STATEMENT)
 
@@ -84,3 +85,73 @@ def statements_add_up_rule(
             rows.append(CheckRow(name, subject, "printed", Decimal(0), "sum of its rows",
                                  Decimal(0), Decimal(0)))  # fmt: skip
     return RuleOutput(rows, [])
+
+
+def statements_proved_rule(
+    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
+) -> RuleOutput:
+    """Each identity that failed on the document's statement figures (printed vs the sum of
+    its terms), and per statement column read: the identity that closes it, or, when none
+    could be evaluated, "unproven" with the terms not printed (a check that finds nothing to
+    compare is no pass)."""
+    if ctx.kind not in RESULTS_KINDS or not ctx.statements_known:
+        return RuleOutput([], [])
+    rows = [_identity_row(name, v) for v in contradicted(ctx.verdicts) if v.closes]
+    closing = closings(ctx.verdicts)
+    for group in _columns_read(ctx.statement_rows):
+        verdicts = closing.get(group, ())
+        held = next((v for v in verdicts if v.held), None)
+        if held is not None:
+            subject = f"{group}: proved by {held.identity}"
+            rows.append(CheckRow(name, subject, "unproven", Decimal(0), "allowed", Decimal(0),
+                                 Decimal(0), one_sided=True))  # fmt: skip
+        elif not any(v.evaluated for v in verdicts):
+            rows.append(_problem(name, f"unproven: {group}: {_missing(verdicts, group)}"))
+    return RuleOutput(rows, [])
+
+
+def _columns_read(rows: tuple[StatementRow, ...]) -> list[str]:
+    """The primary statements' columns read ("balance sheet 2024-12-31 HKD"), in order, each
+    with at least two money rows."""
+    counted: Counter[str] = Counter()
+    for row in rows:
+        if row.statement in PRIMARY and row.currency:
+            counted[_column(row)] += 1
+    return [column for column, count in counted.items() if count >= 2]
+
+
+def _column(row: StatementRow) -> str:
+    if row.statement == StatementKind.BALANCE_SHEET:
+        return f"balance sheet {row.period_end.isoformat()} {row.currency}"
+    start = row.period_start.isoformat() if row.period_start else ""
+    return f"income statement {start}..{row.period_end.isoformat()} {row.currency}"
+
+
+def _missing(verdicts: tuple[Verdict, ...], group: str) -> str:
+    """Which terms each closing identity lacks ("net_assets_equal_total_equity: net_assets")."""
+    if not verdicts:
+        wanted = "balances" if group.startswith("balance") else "profit closes"
+        return f"no figure of the identities by which it {wanted} was read"
+    return "; ".join(f"{v.identity}: missing {', '.join(v.missing)}" for v in verdicts)
+
+
+def statement_identities_rule(
+    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
+) -> RuleOutput:
+    """Every other identity evaluated on the statement figures: one that fails leaves its
+    figures unpublished (a line item each), without holding the document."""
+    if ctx.kind not in RESULTS_KINDS or not ctx.statements_known:
+        return RuleOutput([], [])
+    failed = {id(v) for v in contradicted(ctx.verdicts)}
+    rows = [
+        _identity_row(name, v)
+        for v in ctx.verdicts
+        if v.evaluated and not v.closes and (v.held or id(v) in failed)
+    ]
+    return RuleOutput(rows, [])
+
+
+def _identity_row(name: str, verdict: Verdict) -> CheckRow:
+    lhs, rhs = formula(verdict.identity)
+    return CheckRow(name, f"{verdict.group}: {verdict.identity}", lhs, verdict.lhs, rhs,
+                    verdict.rhs, verdict.tolerance)  # fmt: skip

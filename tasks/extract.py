@@ -29,6 +29,7 @@ from tasks.parsers.dividends import extract_dividends
 from tasks.parsers.identity import foreign_file, identify, publication_date
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance
+from tasks.parsers.proving import prove_document
 from tasks.parsers.standard import shared_catalog, standard_facts
 from tasks.parsers.statements import extract_statements
 from tasks.parsers.tables import ParsedDocument
@@ -191,10 +192,14 @@ def extract_document(
     stored = select_stored_facts(read)
     kept = {id(f) for f in stored}
     set_aside = [f for f in read if f.origin == Origin.NARRATIVE and id(f) not in kept]
+    rows = tuple(row for p in parts for row in p.rows)
+    narrative = [f for f in read if f.origin == Origin.NARRATIVE]
+    # a label is a claim: only figures the document proves are published (tasks/core/proofs)
+    proven, ties = prove_document(stored, rows, narrative)
     return Extraction(
         document=document_id,
         kind=kind,
-        facts=tuple(stored),
+        facts=proven.facts,
         guidance=tuple(dict.fromkeys(g for p in parts for g in p.guidance)),
         dividends=tuple(dict.fromkeys(d for p in parts for d in p.dividends)),
         unmapped=tuple(row for p in parts for row in p.unmapped),
@@ -203,11 +208,14 @@ def extract_document(
         narrative_twins=tuple(
             dict.fromkeys([*(f for p in parts for f in p.narrative_twins), *set_aside])
         ),
-        rows=tuple(row for p in parts for row in p.rows),
+        rows=rows,
         # a document's files share locators ("table 4"): the file name says which one
         refused=tuple(
             replace(row, locator=f"{p.document}, {row.locator}") for p in parts for row in p.refused
         ),
+        unproven=proven.unproven,
+        verdicts=proven.verdicts,
+        row_ties=tuple(sorted(ties.items())),
     )
 
 
