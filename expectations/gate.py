@@ -90,13 +90,15 @@ def statements_add_up_rule(
 def statements_proved_rule(
     name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
 ) -> RuleOutput:
-    """Each identity that failed on the document's statement figures (printed vs the sum of
-    its terms), and per statement column read: the identity that closes it, or, when none
-    could be evaluated, "unproven" with the terms not printed (a check that finds nothing to
-    compare is no pass)."""
+    """Each identity that failed on the document's statement figures (one side vs the other:
+    its figures are not published, and the document is held), per statement column read the
+    identity that closes it, or, when none could be evaluated, "unproven" with the terms not
+    printed (a check that finds nothing to compare is no pass); then the other identities
+    that held."""
     if ctx.kind not in RESULTS_KINDS or not ctx.statements_known:
         return RuleOutput([], [])
-    rows = [_identity_row(name, v) for v in contradicted(ctx.verdicts) if v.closes]
+    failed = contradicted(ctx.verdicts)
+    rows = [_identity_row(name, v) for v in failed]
     closing = closings(ctx.verdicts)
     for group in _columns_read(ctx.statement_rows):
         verdicts = closing.get(group, ())
@@ -107,6 +109,12 @@ def statements_proved_rule(
                                  Decimal(0), one_sided=True))  # fmt: skip
         elif not any(v.evaluated for v in verdicts):
             rows.append(_problem(name, f"unproven: {group}: {_missing(verdicts, group)}"))
+    failed_ids = {id(v) for v in failed}
+    rows += [
+        _identity_row(name, v)
+        for v in ctx.verdicts
+        if v.held and not v.closes and id(v) not in failed_ids
+    ]  # the other proofs, for the person reading Data Docs
     return RuleOutput(rows, [])
 
 
@@ -133,22 +141,6 @@ def _missing(verdicts: tuple[Verdict, ...], group: str) -> str:
         wanted = "balances" if group.startswith("balance") else "profit closes"
         return f"no figure of the identities by which it {wanted} was read"
     return "; ".join(f"{v.identity}: missing {', '.join(v.missing)}" for v in verdicts)
-
-
-def statement_identities_rule(
-    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
-) -> RuleOutput:
-    """Every other identity evaluated on the statement figures: one that fails leaves its
-    figures unpublished (a line item each), without holding the document."""
-    if ctx.kind not in RESULTS_KINDS or not ctx.statements_known:
-        return RuleOutput([], [])
-    failed = {id(v) for v in contradicted(ctx.verdicts)}
-    rows = [
-        _identity_row(name, v)
-        for v in ctx.verdicts
-        if v.evaluated and not v.closes and (v.held or id(v) in failed)
-    ]
-    return RuleOutput(rows, [])
 
 
 def _identity_row(name: str, verdict: Verdict) -> CheckRow:

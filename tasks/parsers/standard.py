@@ -218,7 +218,7 @@ def row_unit(row: StatementRow) -> str:
             return f"{row.currency}/ADS"
         if any(w in label for w in ("per share", "per ordinary share", "per common share", "每股")):
             return f"{row.currency}/share"
-        if cents_of(row.row_label) is not None:  # "— Basic (Hong Kong cents)" under EPS
+        if cents_of(f"{row.section} {row.row_label}") is not None:  # "(HK cents)" on EPS
             return f"{row.currency}/share"
         return row.currency
     if "%" in label or "percent" in label or "margin" in label:
