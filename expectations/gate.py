@@ -19,7 +19,7 @@ from collections import Counter
 from decimal import Decimal
 from typing import Any
 
-from expectations.rules import CheckRow, Context, RuleOutput
+from expectations.rules import CheckRow, Context, Figure, RuleOutput
 from tasks.core.arithmetic import columns, prove
 from tasks.core.enums import RESULTS_KINDS, Origin
 from tasks.core.proofs import closings, contradicted, formula
@@ -144,6 +144,8 @@ def _missing(verdicts: tuple[Verdict, ...], group: str) -> str:
 
 
 def _identity_row(name: str, verdict: Verdict) -> CheckRow:
+    """An identity's two sides, and each term as printed ("total_equity 'TOTAL EQUITY'")."""
     lhs, rhs = formula(verdict.identity)
+    figures = tuple(Figure(f"{m} {label!r}", value) for m, label, value in verdict.printed)
     return CheckRow(name, f"{verdict.group}: {verdict.identity}", lhs, verdict.lhs, rhs,
-                    verdict.rhs, verdict.tolerance)  # fmt: skip
+                    verdict.rhs, verdict.tolerance, figures)  # fmt: skip

@@ -269,7 +269,10 @@ def _judge(identity: Identity, present: dict[str, Fact], group: str) -> Verdict:
     used = tuple(m for m in dict.fromkeys(identity.metrics) if m in present)
     tolerance = _slack([present[m] for m in used]) if len(used) > 2 else Decimal(0)
     held = abs(lhs - rhs) <= tolerance
-    return Verdict(identity.name, group, held, (), lhs, rhs, tolerance, used, identity.closes)
+    printed = tuple((m, present[m].provenance.row_label, present[m].value) for m in used)
+    return Verdict(
+        identity.name, group, held, (), lhs, rhs, tolerance, used, identity.closes, printed
+    )
 
 
 def _slack(facts: Sequence[Fact]) -> Decimal:

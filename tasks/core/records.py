@@ -204,6 +204,7 @@ class Verdict:
     tolerance: Decimal = Decimal(0)
     terms: tuple[str, ...] = ()  # the metrics evaluated
     closes: bool = False  # a closing identity of its statement (it balances / profit closes)
+    printed: tuple[tuple[str, str, Decimal], ...] = ()  # (metric, label as printed, value)
 
     @property
     def evaluated(self) -> bool:

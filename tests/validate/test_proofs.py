@@ -204,3 +204,27 @@ class TestQfinQ4_2023Release(QfinRelease):
 
 class TestQfinQ4_2024Announcement(QfinRelease):
     name = "hkex_03660_2025-03-17_q4-2024-results.txt"
+
+
+class TestErnestBorelAnnualResults2014EnglishCentsOnTheHeading:
+    """The real announcement as laid-out text, its EPS unit printed on the heading above the
+    sub-rows ("EARNINGS PER SHARE (HK cents)" over "— Basic"), as other issuers print it."""
+
+    @pytest.fixture(scope="class")
+    def rows(self) -> tuple[StatementRow, ...]:
+        import pdfplumber
+
+        pdf = FIXTURES / "real" / "HK01856_2014FY_annual-results_en.pdf"
+        with pdfplumber.open(pdf) as doc:
+            text = "\f".join(p.extract_text(layout=True, x_density=6.0) or "" for p in doc.pages)
+        text = text.replace("EARNINGS   PER  SHARE" + " " * 11, "EARNINGS   PER  SHARE (HK cents)")
+        for kind in ("Basic", "Diluted"):
+            text = text.replace(f"{kind} (Hong Kong cents)", kind.ljust(len(kind) + 18))
+        content = text.encode("utf-8")
+        stored = StoredFile("ebh-2014.txt", "", "", len(content), "txt")
+        return extract_document("ebh-2014.txt", [(stored, content)], "EBH").rows
+
+    def test_the_sub_rows_are_read_in_cents(self, rows: tuple[StatementRow, ...]) -> None:
+        eps = {r.row_label: r for r in rows if r.period_end.year == 2014 and "Basic" in r.row_label}
+        (basic,) = eps.values()
+        assert (basic.value, basic.currency, basic.scale) == (Decimal("0.1882"), "HKD", -2)
