@@ -30,7 +30,7 @@ from tasks import fetch
 from tasks.alert import store_alerts
 from tasks.core import workers
 from tasks.core.enums import SourceName
-from tasks.core.errors import ConfigError, NotFoundError, one_line
+from tasks.core.errors import ConfigError, NotFoundError, after_retries
 from tasks.core.records import DocumentRef, Fact, Issuer, NewAlert, ValidationResult
 from tasks.core.xbrlrecords import AuditedFiling
 from tasks.delivery.audit_messages import accuracy_alerts, audited_alerts
@@ -113,7 +113,7 @@ def audit_issuer(
         try:
             asking.result()
         except Exception as exc:  # noqa: BLE001 - reported in one line, the run goes on
-            return Audit(f"{issuer.ticker} xbrl: {one_line(exc)}", failed=True)
+            return Audit(f"{issuer.ticker} xbrl: {after_retries(exc)}", failed=True)
     answer: Answer = asking.result()
     provider = sources[SourceName.SEC]
     archives = provider.archives_url if isinstance(provider, FactsProvider) else ""
