@@ -1,8 +1,8 @@
 """deploy/prefect.yaml describes deployments Prefect can build from this code."""
 
 import copy
-import json
 import importlib
+import json
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
