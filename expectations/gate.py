@@ -22,7 +22,7 @@ from typing import Any
 from expectations.rules import CheckRow, Context, Figure, RuleOutput
 from tasks.core.arithmetic import columns, prove
 from tasks.core.enums import RESULTS_KINDS, Origin
-from tasks.core.proofs import closings, contradicted, formula
+from tasks.core.proofs import closing_metrics, closings, contradicted, formula
 from tasks.core.records import Fact, Verdict
 from tasks.core.rowrecords import StatementKind, StatementRow
 
@@ -138,8 +138,9 @@ def _column(row: StatementRow) -> str:
 def _missing(verdicts: tuple[Verdict, ...], group: str) -> str:
     """Which terms each closing identity lacks ("net_assets_equal_total_equity: net_assets")."""
     if not verdicts:
-        wanted = "balances" if group.startswith("balance") else "profit closes"
-        return f"no figure of the identities by which it {wanted} was read"
+        statement = "balance" if group.startswith("balance") else "income"
+        wanted = closing_metrics(statement)
+        return f"none of the figures it closes by was read ({', '.join(wanted)})"
     return "; ".join(f"{v.identity}: missing {', '.join(v.missing)}" for v in verdicts)
 
 

@@ -388,3 +388,9 @@ def formula(name: str) -> tuple[str, str]:
 def _side(terms: Sequence[Term]) -> str:
     text = " ".join(f"{'-' if sign < 0 else '+'} {_printed(metric)}" for sign, metric in terms)
     return text.removeprefix("+ ")
+
+
+def closing_metrics(statement: str) -> tuple[str, ...]:
+    """The metrics of a statement's closing identities ("balance", "income"), in order."""
+    found = (m for i in IDENTITIES if i.closes and i.statement == statement for m in i.metrics)
+    return tuple(dict.fromkeys(found))
