@@ -9,14 +9,14 @@ from pathlib import Path
 
 from tasks.core import releases
 from tasks.core.records import Fact
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def _facts(relative: str) -> tuple[Fact, ...]:
     path = FIXTURES / relative
-    return extract_file(path.name, path.read_bytes(), load_catalog("QFIN")).facts
+    return extract_file(path.name, path.read_bytes(), "QFIN").facts
 
 
 Q4_2023 = "seeds/sec_0001741530_2024-03-12_6k_q4-2023.txt"

@@ -14,14 +14,14 @@ import pytest
 
 from tasks.core.enums import Basis
 from tasks.core.records import Extraction
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tests.golden.golden import load
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def _extract(path: Path) -> Extraction:
-    return extract_file(path.name, path.read_bytes(), load_catalog("QFIN"))
+    return extract_file(path.name, path.read_bytes(), "QFIN")
 
 
 class LaidOutRelease:
