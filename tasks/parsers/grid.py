@@ -58,7 +58,11 @@ def _nil(text: str) -> bool:
 
 
 def align(
-    rows: list[list[Placed]], tolerance: float, regions: bool = False, in_order: bool = False
+    rows: list[list[Placed]],
+    tolerance: float,
+    regions: bool = False,
+    in_order: bool = False,
+    flowing: bool = False,
 ) -> list[list[str]]:
     """Rows of positioned cells -> rows of [label, value 1, ..., value n].
 
@@ -72,25 +76,47 @@ def align(
     figures = sorted(
         (c.start, c.end) for r in rows for c in r if is_figure(c.text) and not _nil(c.text)
     )
-    if in_order:
+    if in_order and not flowing:
         figures = _aligned(figures, min(r[0].start for r in rows if r))
     if not figures:
         return [[" ".join(c.text for c in row if c.text)] for row in rows]
     columns = _merge(figures, tolerance)
+    if not in_order and _crowded(rows, columns):
+        # the figures stand in each line's flow, not in columns (a text's lines drawn as
+        # text runs): read as laid-out text is, by count and order
+        return align(rows, tolerance, regions, in_order=True, flowing=True)
+    aligned = columns
     if in_order:
-        columns = _counted(rows, columns)
+        columns = _counted(rows, [] if flowing else columns) or columns
     headers = _bands(columns) if regions else columns
     # a row's first words that start in the label column are its label, however far they run
     # (a long label printed across the NOTES column, a wrapped one's first line)
     reach = (min(r[0].start for r in rows if r) + columns[0][0]) / 2
+    printed = rows
     if in_order:
         rows = [_label_figures(row, columns[0][0] - tolerance) for row in rows]
-    return [
+    out = [
         _heads_row(row, len(columns))
         or (in_order and (_in_order(row, len(columns)) or _pushed(row, columns)))
         or _place_row(row, columns, headers, tolerance, reach)
         for row in rows
     ]
+    if columns is aligned:
+        return out
+    # the figures share no column edges: the columns are counted, positions tell nothing
+    from tasks.parsers.loose import without_geometry  # noqa: PLC0415 (loose builds on grid)
+
+    return without_geometry(printed, out)
+
+
+def _crowded(rows: list[list[Placed]], columns: list[Span]) -> bool:
+    """Whether most rows printing two figures or more print two in one column."""
+    counts = [
+        Counter(i for c in row if is_figure(c.text) for i in _overlapping(c, columns, 0.0)[:1])
+        for row in rows
+    ]
+    several = [c for c in counts if c.total() >= 2]
+    return sum(max(c.values()) >= 2 for c in several) * 2 > len(several)
 
 
 def _aligned(figures: list[Span], left: float) -> list[Span]:
@@ -185,6 +211,8 @@ def _label_figures(row: list[Placed], first: float) -> list[Placed]:
     lead = [c for c in row if c.end < first and c.text not in CURRENCY_MARKS]
     if len(lead) < 2 or lead != row[: len(lead)] or all(is_figure(c.text) for c in lead):
         return row
+    if all(heads(c.text) for c in lead):
+        return row  # "2023  2024  2024" at the margin: column heads, not a label
     worded = any(is_figure(a.text) and not is_figure(b.text) for a, b in pairwise(lead))
     if not worded and any(is_figure(c.text) for c in row[len(lead) :]):
         return row
