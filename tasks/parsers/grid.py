@@ -21,6 +21,7 @@ CURRENCY_MARKS = frozenset({"$", "RMB", "US$", "USD$", "HK$", "¥"})
 _ALIGNED = 3
 _NOTE_WIDTH = 3  # characters of a note reference ("7", "12", "3a")
 _CLOSERS = frozenset({")", "%", ")%", "%)"})
+_UNFINISHED = re.compile(r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at))$", re.I)
 _COLUMN_HEAD = re.compile(r"(?:RMB|USD|US\$|HK\$|HKD)(?:['’]000)?|千港元|人民幣千元|人民币千元")
 
 Span = tuple[float, float]
@@ -101,12 +102,34 @@ def align(
         or _place_row(row, columns, headers, tolerance, reach)
         for row in rows
     ]
+    if in_order:
+        out = _tails(out)
     if columns is aligned:
         return out
     # the figures share no column edges: the columns are counted, positions tell nothing
     from tasks.parsers.loose import without_geometry  # noqa: PLC0415 (loose builds on grid)
 
     return without_geometry(printed, out)
+
+
+def _tails(rows: list[list[str]]) -> list[list[str]]:
+    """A line of words alone right after a row with figures whose label it finishes (the
+    label left unfinished, "... 50,445,186 shares at February 3,", or the line in lower
+    case, "services" under "Credit driven  2,776,748 ..."): joined to that label, the line
+    emptied (a text printer wrapped the label in a narrow column, below its figures)."""
+    out = [list(row) for row in rows]
+    target: list[str] | None = None  # the row with figures the lines below may finish
+    for i, row in enumerate(out):
+        if any(row[1:]):
+            target = row if row[0] else None
+            continue
+        label = row[0]
+        if target and label and (label[:1].islower() or _UNFINISHED.search(target[0])):
+            target[0] = f"{target[0]} {label}"
+            out[i] = [""] * len(row)
+        else:
+            target = None
+    return out
 
 
 def _crowded(rows: list[list[Placed]], columns: list[Span]) -> bool:
@@ -297,6 +320,10 @@ def _place_row(
 
 def _targets(cell: Placed, columns: list[Span], headers: list[Span], data: bool) -> list[int]:
     hits = _overlapping(cell, columns, 0.0)[:1] if data else _overlapping(cell, headers, 0.5)
+    # a head set flush with the left edge of a column's figures heads that column too (a
+    # spanning head left-aligned in its cells, as w3m prints it)
+    flush = [i for i, (left, _) in enumerate(columns) if not data and left == cell.start]
+    hits = sorted({*hits, *flush})
     if hits:
         return hits
     after = [i for i, (left, _) in enumerate(columns) if left >= cell.start]
