@@ -158,6 +158,7 @@ class QfinReleaseAsFlowedText:
 
     def test_no_figure_differs_and_none_is_added(self, both) -> None:
         theirs, ours, _ = both
+        assert len(theirs) > 150 and ours  # two readings compared: neither empty
         assert {k: f.value for k, f in ours.items() if k not in theirs} == {}
         changed = {k: (f.value, theirs[k].value) for k, f in ours.items()}
         assert {k: pair for k, pair in changed.items() if pair[0] != pair[1]} == {}
