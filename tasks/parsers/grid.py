@@ -21,7 +21,6 @@ CURRENCY_MARKS = frozenset({"$", "RMB", "US$", "USD$", "HK$", "¥"})
 _ALIGNED = 3
 _NOTE_WIDTH = 3  # characters of a note reference ("7", "12", "3a")
 _CLOSERS = frozenset({")", "%", ")%", "%)"})
-_UNFINISHED = re.compile(r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at))$", re.I)
 _COLUMN_HEAD = re.compile(r"(?:RMB|USD|US\$|HK\$|HKD)(?:['’]000)?|千港元|人民幣千元|人民币千元")
 
 Span = tuple[float, float]
@@ -82,7 +81,10 @@ def align(
     if not figures:
         return [[" ".join(c.text for c in row if c.text)] for row in rows]
     columns = _merge(figures, tolerance)
-    if not in_order and _crowded(rows, columns):
+    # the rows read without the columns' geometry (loose builds on this module)
+    from tasks.parsers import loose  # noqa: PLC0415
+
+    if not in_order and loose.crowded(rows, columns):
         # the figures stand in each line's flow, not in columns (a text's lines drawn as
         # text runs): read as laid-out text is, by count and order
         return align(rows, tolerance, regions, in_order=True, flowing=True)
@@ -103,43 +105,11 @@ def align(
         for row in rows
     ]
     if in_order:
-        out = _tails(out)
+        out = loose.tails(out)
     if columns is aligned:
         return out
     # the figures share no column edges: the columns are counted, positions tell nothing
-    from tasks.parsers.loose import without_geometry  # noqa: PLC0415 (loose builds on grid)
-
-    return without_geometry(printed, out)
-
-
-def _tails(rows: list[list[str]]) -> list[list[str]]:
-    """A line of words alone right after a row with figures whose label it finishes (the
-    label left unfinished, "... 50,445,186 shares at February 3,", or the line in lower
-    case, "services" under "Credit driven  2,776,748 ..."): joined to that label, the line
-    emptied (a text printer wrapped the label in a narrow column, below its figures)."""
-    out = [list(row) for row in rows]
-    target: list[str] | None = None  # the row with figures the lines below may finish
-    for i, row in enumerate(out):
-        if any(row[1:]):
-            target = row if row[0] else None
-            continue
-        label = row[0]
-        if target and label and (label[:1].islower() or _UNFINISHED.search(target[0])):
-            target[0] = f"{target[0]} {label}"
-            out[i] = [""] * len(row)
-        else:
-            target = None
-    return out
-
-
-def _crowded(rows: list[list[Placed]], columns: list[Span]) -> bool:
-    """Whether most rows printing two figures or more print two in one column."""
-    counts = [
-        Counter(i for c in row if is_figure(c.text) for i in _overlapping(c, columns, 0.0)[:1])
-        for row in rows
-    ]
-    several = [c for c in counts if c.total() >= 2]
-    return sum(max(c.values()) >= 2 for c in several) * 2 > len(several)
+    return loose.without_geometry(printed, out)
 
 
 def _aligned(figures: list[Span], left: float) -> list[Span]:

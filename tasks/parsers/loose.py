@@ -10,15 +10,21 @@ width (:func:`tasks.parsers.headers.spread`). A row of ratios one short of the c
 convenience-currency column ("GAAP net income margin 24.6% 42.7%" under RMB RMB USD) gives
 them to the reporting-currency columns: a ratio is the same in any currency and is not
 translated. Anything else keeps the reading by position (and is refused when that fails).
+
+A PDF whose figures stand in each line's flow (``crowded``: two in one column in most rows)
+is read as such a text. In laid-out text a line of words right after a row whose label it
+finishes (``tails``: a narrow label column wrapped below its figures) joins that label.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
-from tasks.parsers.grid import Placed, is_figure
+from tasks.parsers.grid import Placed, Span, _overlapping, is_figure
 from tasks.parsers.headers import header_lines
 
+_UNFINISHED = re.compile(r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at))$", re.I)
 _USD = re.compile(r"USD|US\$")
 _CURRENCY = re.compile(r"\bRMB\b|\bUSD\b|US\$|HK\$|\bHKD\b")
 _RATIO = re.compile(r"\(?-?\d[\d,]*(?:\.\d+)?%\)?")
@@ -71,4 +77,34 @@ def _ratios(row: list[Placed], count: int, usd: list[int]) -> list[str] | None:
     reporting = [i for i in range(1, count + 1) if i not in usd]
     for index, figure in zip(reporting, figures, strict=True):
         out[index] = figure
+    return out
+
+
+def crowded(rows: list[list[Placed]], columns: list[Span]) -> bool:
+    """Whether most rows printing two figures or more print two in one column."""
+    counts = [
+        Counter(i for c in row if is_figure(c.text) for i in _overlapping(c, columns, 0.0)[:1])
+        for row in rows
+    ]
+    several = [c for c in counts if c.total() >= 2]
+    return sum(max(c.values()) >= 2 for c in several) * 2 > len(several)
+
+
+def tails(rows: list[list[str]]) -> list[list[str]]:
+    """A line of words alone right after a row with figures whose label it finishes (the
+    label left unfinished, "... 50,445,186 shares at February 3,", or the line in lower
+    case, "services" under "Credit driven  2,776,748 ..."): joined to that label, the line
+    emptied (a text printer wrapped the label in a narrow column, below its figures)."""
+    out = [list(row) for row in rows]
+    target: list[str] | None = None  # the row with figures the lines below may finish
+    for i, row in enumerate(out):
+        if any(row[1:]):
+            target = row if row[0] else None
+            continue
+        label = row[0]
+        if target and label and (label[:1].islower() or _UNFINISHED.search(target[0])):
+            target[0] = f"{target[0]} {label}"
+            out[i] = [""] * len(row)
+        else:
+            target = None
     return out
