@@ -27,7 +27,7 @@ from pathlib import Path
 
 from expectations.rules import Context
 from tasks.core.records import Fact
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tasks.sources.replay import default_archive_root
 
 FIXTURES = default_archive_root()
@@ -42,7 +42,7 @@ TARGET_S = 1.0
 def _load(name: str) -> tuple[list[Fact], int, Context]:
     """(facts + narrative twins, number of twins, context) as the validate step builds them."""
     path = FIXTURES / name
-    extraction = extract_file(path.name, path.read_bytes(), load_catalog("QFIN"))
+    extraction = extract_file(path.name, path.read_bytes(), "QFIN")
     context = Context.of_extraction(path.name, extraction)
     facts = [*extraction.facts, *extraction.narrative_twins]
     return facts, len(extraction.narrative_twins), context

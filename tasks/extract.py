@@ -83,13 +83,14 @@ def declared_rules(ticker: str, catalog_dir: Path | None = None) -> frozenset[st
     return frozenset(str(rule) for rule in data.get("validation", {}).get("rules", []))
 
 
-def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction:
-    """Read one file: statement tables, narrative figures, outlook and dividends.
-
-    Nothing read is dropped silently: rows no metric maps to and refused figures are listed in
-    ``unmapped``, disagreements in ``warnings``.
-    """
-    return _read_file(name, parse_document(name, content), catalog)
+def extract_file(
+    name: str, content: bytes, ticker: str, catalog_dir: Path | None = None
+) -> Extraction:
+    """One file read as a document of its own, exactly as :func:`extract_document` reads a
+    fetched document (the catalog overlay, the shared mapping, one fact per key): what a
+    test or a benchmark reads is what production stores."""
+    stored = StoredFile(name, "", hashlib.sha256(content).hexdigest(), len(content), "")
+    return extract_document(name, [(stored, content)], ticker, catalog_dir=catalog_dir)
 
 
 def _read_file(name: str, doc: ParsedDocument, catalog: LabelCatalog) -> Extraction:

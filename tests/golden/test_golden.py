@@ -17,7 +17,7 @@ import pytest
 
 from tasks.core.precision import rounded
 from tasks.core.records import Dividend, Extraction, Guidance, StoredFile
-from tasks.extract import extract_document, extract_file, load_catalog
+from tasks.extract import extract_document, extract_file
 from tasks.sources.replay import default_archive_root
 from tests.golden.golden import Golden, load, period
 
@@ -30,11 +30,11 @@ _CACHE: dict[tuple[Path, ...], Extraction] = {}
 
 
 def extraction(paths: tuple[Path, ...]) -> Extraction:
-    """One file through extract_file, several (a filing's exhibits) through extract_document."""
+    """A file, or a filing's exhibits together, read as production reads a document."""
     if paths not in _CACHE:
         if len(paths) == 1:
             content = paths[0].read_bytes()
-            _CACHE[paths] = extract_file(paths[0].name, content, load_catalog("QFIN"))
+            _CACHE[paths] = extract_file(paths[0].name, content, "QFIN")
         else:
             files = [
                 (StoredFile(p.name, "", "", p.stat().st_size, "EX-99"), p.read_bytes())
