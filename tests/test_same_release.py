@@ -29,7 +29,7 @@ HK_FY2024_LAID_OUT = "laid_out/hkex_03660_2025-03-17_q4-2024-results.layout.txt"
 class TestQ4_2023ReleaseAsLaidOutText:
     def test_is_the_same_release_both_ways(self) -> None:
         ours, theirs = _facts(Q4_2023_LAID_OUT), _facts(Q4_2023)
-        assert releases.shared(ours, theirs) == (260, 260)
+        assert releases.shared(ours, theirs) == (268, 268)
         assert releases.is_same_release(ours, theirs)
         assert releases.is_same_release(theirs, ours)
 
@@ -61,7 +61,7 @@ class TestQ4_2023ReleaseWithOneFigureChanged:
         theirs = _facts(Q4_2023)
         first = theirs[0]
         ours = (replace(first, value=first.value + 1), *theirs[1:])
-        assert releases.shared(ours, theirs) == (259, 260)
+        assert releases.shared(ours, theirs) == (267, 268)
         assert releases.contradicted(ours, theirs) == 1
         assert not releases.is_same_release(ours, theirs)
 

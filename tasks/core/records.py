@@ -189,6 +189,11 @@ class Extraction:
     verdicts: tuple[Verdict, ...] = ()
     row_ties: tuple[tuple[int, str], ...] = ()
 
+    @property
+    def mapped(self) -> tuple[Fact, ...]:
+        """Every figure read into a metric: the published ones, then those held unproved."""
+        return self.facts + self.unproven
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
