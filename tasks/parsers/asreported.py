@@ -46,15 +46,20 @@ class RowsRead:
 
     rows: tuple[StatementRow, ...]
     refused: tuple[RefusedRow, ...]
+    # an IFRS reconciliation row (by its position in ``rows``) -> its U.S. GAAP amount, when
+    # GAAP + adjustments = IFRS holds exactly in its printed row, else None
+    gaap: dict[int, Decimal | None] = field(default_factory=dict)
 
 
 Setting = TableSetting[StatementKind]
+_IFRS = StatementKind.IFRS_RECONCILIATION
 
 
 @dataclass
 class _Sink:
     document: str
     rows: list[StatementRow] = field(default_factory=list)
+    gaap: dict[int, Decimal | None] = field(default_factory=dict)
     refused: dict[tuple[str, str, str, str], RefusedRow] = field(default_factory=dict)
     index: int = 0  # row position within the current statement
     columns: list[Column] = field(default_factory=list)  # the last table's, for its sequel
@@ -77,7 +82,7 @@ def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
         if setting is not previous:
             sink.index = 0
         _read_table(table, setting, sink, continued=setting is previous)
-    return RowsRead(tuple(sink.rows), tuple(sink.refused.values()))
+    return RowsRead(tuple(sink.rows), tuple(sink.refused.values()), sink.gaap)
 
 
 def table_setting(table: RawTable, previous: Setting) -> Setting:
@@ -85,6 +90,9 @@ def table_setting(table: RawTable, previous: Setting) -> Setting:
     of comprehensive income (IFRS allows one) that opens with revenue is the income
     statement: profit or loss is its first part."""
     setting = read_setting(table, previous, _kind)
+    if setting is previous and setting.what is _IFRS and setting.scale is None:
+        # an IFRS table continuing one without a scale line, printing its own in its heads
+        setting = replace(read_setting(table, previous, _ifrs_heads), title=previous.title)
     if setting.what is StatementKind.OTHER and _opens_with_revenue(table):
         return replace(setting, what=StatementKind.INCOME_STATEMENT)
     return setting
@@ -98,6 +106,13 @@ def _opens_with_revenue(table: RawTable) -> bool:
 def _kind(near: tuple[str, ...], header: str) -> tuple[StatementKind | None, str]:
     titled = [(k, ln) for ln in reversed(near) for k in [statement_kind(ln, header)] if k]
     return titled[0] if titled else (None, "")
+
+
+def _ifrs_heads(near: tuple[str, ...], header: str) -> tuple[StatementKind | None, str]:
+    """An untitled IFRS reconciliation table, named by its columns' heads."""
+    if statement_kind("", header) is StatementKind.IFRS_RECONCILIATION:
+        return StatementKind.IFRS_RECONCILIATION, ""
+    return None, ""
 
 
 def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool) -> None:
@@ -240,8 +255,10 @@ def _read_row(
         made = _row(label, section, cell, column, table, setting, sink)
         if isinstance(made, str):
             sink.refuse(table, setting, label, f"{made} [{column.header}]")
-        else:
-            sink.rows.append(made)
+            continue
+        if column.role == "ifrs":
+            sink.gaap[len(sink.rows)] = _gaap_basis(row, column, sink.columns, made.scale)
+        sink.rows.append(made)
     sink.index += 1
 
 
@@ -305,3 +322,22 @@ def _scale(unit: str, setting: Setting) -> int | None:
     if unit == "count" and except_shares(setting.scale_text):
         return 0
     return setting.scale
+
+
+def _gaap_basis(row: Row, column: Column, columns: list[Column], scale: int) -> Decimal | None:
+    """An IFRS figure's U.S. GAAP amount (whole units) when GAAP + adjustments = IFRS holds
+    exactly in its printed row, else None."""
+    adjustment, gaap = Decimal(0), None
+    for other in columns:
+        cell = parse_cell(row[other.index] if other.index < len(row) else "")
+        if cell.kind in (CellKind.DAMAGED, CellKind.TEXT):
+            return None
+        amount = cell.value if cell.value is not None else Decimal(0)
+        if other.role == "gaap":
+            gaap = amount if cell.kind is CellKind.NUMBER else None
+        elif other.role == "adjustment":
+            adjustment += amount
+    ifrs = parse_cell(row[column.index] if column.index < len(row) else "").value
+    if gaap is None or ifrs is None or gaap + adjustment != ifrs:
+        return None
+    return gaap * Decimal(10) ** scale

@@ -102,6 +102,13 @@ def metric_for(rules: StatementRules, section: str, label: str) -> str | None:
     return rules.labels.get(norm)
 
 
+def shared_metric(row: StatementRow) -> str | None:
+    """The metric the shared labels map a row to, or None (its label alone: a section total
+    printed without a label is known only beside the rows above it)."""
+    rules = standard_rules().get(row.statement)
+    return metric_for(rules, row.section, row.row_label) if rules else None
+
+
 def _cell(file: str, locator: str, r: StatementRow | Fact) -> CellKey:
     # The sign may differ (an expense printed in parentheses is stored positive) and a balance
     # read from a flow column (cash at the end of a period) is an instant.
