@@ -24,10 +24,9 @@ from tasks.core.metrics import MetricDef
 from tasks.core.records import Fact, UnmappedRow
 from tasks.core.rowrecords import StatementRow
 from tasks.parsers.asreported import RowsRead
-from tasks.parsers.catalog import LabelCatalog, Section
+from tasks.parsers.catalog import IGNORED, LabelCatalog, Section, context_of, lookup
 from tasks.parsers.checks import settle
 from tasks.parsers.numbers import CellKind, CellValue, parse_cell
-from tasks.parsers.rows import IGNORED, context_of, lookup
 from tasks.parsers.standard import fact_unit, shared_metric
 
 
