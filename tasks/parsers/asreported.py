@@ -18,6 +18,7 @@ from tasks.core.provenance import Provenance
 from tasks.core.rowrecords import RefusedRow, StatementKind, StatementRow
 from tasks.parsers.headers import Column, header_lines, resolve_columns, without_notes
 from tasks.parsers.numbers import CellKind, CellValue, cents_of, parse_cell
+from tasks.parsers.reconciliation import gaap_basis
 from tasks.parsers.rows import clean_label, has_values, segments, unplaced_figures
 from tasks.parsers.setting import TableSetting, read_setting
 from tasks.parsers.tablemeta import currencies_in, except_shares, scale_of, statement_kind
@@ -257,7 +258,7 @@ def _read_row(
             sink.refuse(table, setting, label, f"{made} [{column.header}]")
             continue
         if column.role == "ifrs":
-            sink.gaap[len(sink.rows)] = _gaap_basis(row, column, sink.columns, made.scale)
+            sink.gaap[len(sink.rows)] = gaap_basis(row, column, sink.columns, made.scale)
         sink.rows.append(made)
     sink.index += 1
 
@@ -322,22 +323,3 @@ def _scale(unit: str, setting: Setting) -> int | None:
     if unit == "count" and except_shares(setting.scale_text):
         return 0
     return setting.scale
-
-
-def _gaap_basis(row: Row, column: Column, columns: list[Column], scale: int) -> Decimal | None:
-    """An IFRS figure's U.S. GAAP amount (whole units) when GAAP + adjustments = IFRS holds
-    exactly in its printed row, else None."""
-    adjustment, gaap = Decimal(0), None
-    for other in columns:
-        cell = parse_cell(row[other.index] if other.index < len(row) else "")
-        if cell.kind in (CellKind.DAMAGED, CellKind.TEXT):
-            return None
-        amount = cell.value if cell.value is not None else Decimal(0)
-        if other.role == "gaap":
-            gaap = amount if cell.kind is CellKind.NUMBER else None
-        elif other.role == "adjustment":
-            adjustment += amount
-    ifrs = parse_cell(row[column.index] if column.index < len(row) else "").value
-    if gaap is None or ifrs is None or gaap + adjustment != ifrs:
-        return None
-    return gaap * Decimal(10) ** scale
