@@ -27,10 +27,10 @@ from tasks.parsers.checks import reconcile
 from tasks.parsers.classify import classify, usd_rate
 from tasks.parsers.dividends import extract_dividends
 from tasks.parsers.identity import foreign_file, identify, publication_date
-from tasks.parsers.mapping import issuer_facts
+from tasks.parsers.mapping import issuer_facts, standard_facts
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance
-from tasks.parsers.standard import shared_catalog, standard_facts
+from tasks.parsers.standard import shared_catalog
 from tasks.parsers.tables import ParsedDocument
 from tasks.parsers.text import parse_text
 from tasks.stage_task import StageTask

@@ -1,11 +1,12 @@
 """Statement rows -> facts: one mapping, the issuer's catalog an overlay of labels on it.
 
 The rows are the statement tables' one reading (:mod:`tasks.parsers.asreported`). The mapping
-is data: ``standard_metrics.toml`` shared by every issuer (:mod:`tasks.parsers.standard`), and
-an issuer's catalog overlay (``catalogs/<ticker>.toml``) whose sections name the labels of its
-own statements, with the section context that tells two rows of one label apart ("Credit
-driven services > Other services fees"). This module applies the overlay; the shared labels
-read what it leaves (:func:`tasks.parsers.standard.standard_facts`).
+is data: ``standard_metrics.toml``, shared by every issuer (read by :mod:`tasks.parsers.standard`),
+and an issuer's catalog overlay (``catalogs/<ticker>.toml``) whose sections name the labels of
+its own statements, with the section context that tells two rows of one label apart ("Credit
+driven services > Other services fees"). The overlay's labels map a file's rows first
+(:func:`issuer_facts`); after the narrative figures, the shared labels map the document's rows
+it left (:func:`standard_facts`), never a key already held.
 
 A row of an overlay section that no label maps (and not known-ignored), or whose figure does
 not fit its metric, is listed as unmapped with a warning, never a fact; an IFRS figure is a
@@ -15,19 +16,33 @@ GAAP column disagrees with the GAAP statement (:func:`tasks.parsers.checks.settl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from tasks.core.enums import Basis
-from tasks.core.metrics import MetricDef
+from tasks.core.enums import Basis, Origin
+from tasks.core.metrics import MetricDef, metrics
 from tasks.core.records import Fact, UnmappedRow
 from tasks.core.rowrecords import StatementRow
 from tasks.parsers.asreported import RowsRead
-from tasks.parsers.catalog import IGNORED, LabelCatalog, Section, context_of, lookup
+from tasks.parsers.catalog import (
+    IGNORED,
+    LabelCatalog,
+    Section,
+    context_of,
+    lookup,
+    normalize_label,
+)
 from tasks.parsers.checks import settle
 from tasks.parsers.numbers import CellKind, CellValue, parse_cell
-from tasks.parsers.standard import fact_unit, shared_metric
+from tasks.parsers.standard import (
+    StatementRules,
+    fact_unit,
+    metric_for,
+    row_facts,
+    shared_metric,
+    standard_rules,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,3 +209,58 @@ def _check(cell: CellValue, unit: str) -> str | None:
     if unit in ("shares", "count"):
         return "fraction in a count" if cell.frac_digits else None
     return None
+
+
+def standard_facts(rows: Sequence[StatementRow], facts: Sequence[Fact]) -> tuple[Fact, ...]:
+    """Facts the shared mapping reads from rows no fact of ``facts`` was read from.
+
+    The first row of a metric and period wins; a key ``facts`` holds is never read again.
+    """
+    taken = row_facts(rows, facts)
+    held = {f.key for f in facts}
+    rules = standard_rules()
+    out: list[Fact] = []
+    for i, row in enumerate(rows):
+        kind = rules.get(row.statement)
+        if i in taken or kind is None:
+            continue
+        metric = metric_for(kind, row.section, row.row_label) or _section_total(rows, i, kind)
+        if metric is None:
+            continue
+        fact = _shared_fact(metric, row, kind)
+        if fact.key not in held:
+            held.add(fact.key)
+            out.append(fact)
+    return tuple(out)
+
+
+def _section_total(rows: Sequence[StatementRow], i: int, kind: StatementRules) -> str | None:
+    """A row without a label equal to the sum of the rows above it in its section."""
+    row = rows[i]
+    metric = kind.section_totals.get(normalize_label(row.section).rstrip())
+    if row.row_label.strip() or metric is None:
+        return None
+    same = (row.provenance.document, row.provenance.locator, row.section, row.period_end)
+    above = [
+        r.value
+        for r in rows[:i]
+        if (r.provenance.document, r.provenance.locator, r.section, r.period_end) == same
+        and r.period_start == row.period_start
+    ]
+    return metric if above and sum(above) == row.value else None
+
+
+def _shared_fact(metric: str, row: StatementRow, kind: StatementRules) -> Fact:
+    value = abs(row.value) if metric in kind.positive else row.value
+    return Fact(
+        metric=metric,
+        period_start=row.period_start,
+        period_end=row.period_end,
+        value=value,
+        unit=fact_unit(metrics()[metric].unit, row.currency),
+        scale=row.scale,
+        decimals=row.decimals,
+        provenance=row.provenance,
+        basis=row.basis,
+        origin=Origin.TABLE,
+    )

@@ -115,7 +115,7 @@ def _cell(file: str, locator: str, r: StatementRow | Fact) -> CellKey:
     return (file, locator, r.period_end, Basis(r.basis), abs(r.value))
 
 
-def _row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int, Fact]:
+def row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int, Fact]:
     """Row index -> the table fact read from that row's cell (the same period start, then the
     same label, break a tie)."""
     by_cell: dict[CellKey, list[int]] = defaultdict(list)
@@ -139,61 +139,6 @@ def _row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int,
     return chosen
 
 
-def standard_facts(rows: Sequence[StatementRow], facts: Sequence[Fact]) -> tuple[Fact, ...]:
-    """Facts the shared mapping reads from rows no fact of ``facts`` was read from.
-
-    The first row of a metric and period wins; a key ``facts`` holds is never read again.
-    """
-    taken = _row_facts(rows, facts)
-    held = {f.key for f in facts}
-    rules = standard_rules()
-    out: list[Fact] = []
-    for i, row in enumerate(rows):
-        kind = rules.get(row.statement)
-        if i in taken or kind is None:
-            continue
-        metric = metric_for(kind, row.section, row.row_label) or _section_total(rows, i, kind)
-        if metric is None:
-            continue
-        fact = _fact(metric, row, kind)
-        if fact.key not in held:
-            held.add(fact.key)
-            out.append(fact)
-    return tuple(out)
-
-
-def _section_total(rows: Sequence[StatementRow], i: int, kind: StatementRules) -> str | None:
-    """A row without a label equal to the sum of the rows above it in its section."""
-    row = rows[i]
-    metric = kind.section_totals.get(normalize_label(row.section).rstrip())
-    if row.row_label.strip() or metric is None:
-        return None
-    same = (row.provenance.document, row.provenance.locator, row.section, row.period_end)
-    above = [
-        r.value
-        for r in rows[:i]
-        if (r.provenance.document, r.provenance.locator, r.section, r.period_end) == same
-        and r.period_start == row.period_start
-    ]
-    return metric if above and sum(above) == row.value else None
-
-
-def _fact(metric: str, row: StatementRow, kind: StatementRules) -> Fact:
-    value = abs(row.value) if metric in kind.positive else row.value
-    return Fact(
-        metric=metric,
-        period_start=row.period_start,
-        period_end=row.period_end,
-        value=value,
-        unit=fact_unit(metrics()[metric].unit, row.currency),
-        scale=row.scale,
-        decimals=row.decimals,
-        provenance=row.provenance,
-        basis=row.basis,
-        origin=Origin.TABLE,
-    )
-
-
 def fact_unit(catalog_unit: str, currency: str) -> str:
     """metrics.csv's unit in the statement's currency ("CNY/share" in USD -> "USD/share")."""
     if currency and catalog_unit.startswith("CNY"):
@@ -203,7 +148,7 @@ def fact_unit(catalog_unit: str, currency: str) -> str:
 
 def line_items(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> tuple[LineItem, ...]:
     """Every row as a line item, with the metric and unit of the table fact read from its cell."""
-    chosen = _row_facts(rows, facts)
+    chosen = row_facts(rows, facts)
     return tuple(
         LineItem(row, chosen[i].unit, chosen[i].metric)
         if i in chosen
