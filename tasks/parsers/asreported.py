@@ -203,8 +203,11 @@ def _read_body(
 def _goes_on(pending: str, line: str, widest: int) -> bool:
     """``line`` continues the label or heading ``pending`` printed above it: in lower case,
     after a line left unfinished, or where the printer wrapped it."""
-    unfinished = bool(_UNFINISHED.search(pending))
-    return line[:1].islower() or unfinished or _wrapped(pending, line, widest)
+    if line[:1].islower():
+        return True
+    if line.lower().startswith("total "):
+        return False  # a total opens a row of its own, whatever the line above left unfinished
+    return bool(_UNFINISHED.search(pending)) or _wrapped(pending, line, widest)
 
 
 def _wrapped(pending: str, label: str, widest: int) -> bool:

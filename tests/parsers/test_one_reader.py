@@ -157,6 +157,8 @@ def test_an_untitled_ifrs_page_reads_its_own_scale() -> None:
         if r.provenance.locator == "table 11" and r.period_end == date(2023, 12, 31)
     }
     assert rows["TOTAL EQUITY"] == Decimal("23300454000")
+    # its line above, an OCR misreading ending "OF THE", is no part of the total's label
+    assert rows["TOTAL QIFU TECHNOLOGY INC. EQUITY"] == Decimal("23228080000")
     assert not [r for r in got.refused if r.locator == "table 11"]
 
 
