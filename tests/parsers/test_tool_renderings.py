@@ -150,5 +150,5 @@ def test_narrow_label_column_reads_no_statement_fact_wrong(stem: str) -> None:
     read = _read(stem)
     # what is read (published, or held back unproved), then what is published
     wrong, missing = _wrong_and_missing(stem, replace(read, facts=read.mapped))
-    assert (wrong, missing) == (0, 38)
+    assert (wrong, missing) == (0, 26)
     assert _wrong_and_missing(stem, read)[0] == 0
