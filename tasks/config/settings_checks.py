@@ -48,7 +48,7 @@ def check_database(
     # deferred for start-up speed: SQLAlchemy, only once the cheap checks passed
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from storage.db import make_engine, normalize_url
+    from storage.db import connection_problem, make_engine, normalize_url
 
     try:
         parsed = normalize_url(url)
@@ -63,28 +63,12 @@ def check_database(
                 f"{setting}: cannot create the SQLite file's folder{where}: {exc.strerror or exc}"
             ) from None
         return
-    where = f"{parsed.host or 'localhost'}:{parsed.port or 5432}"
     engine = make_engine(parsed, connect_args={"connect_timeout": timeout})
     try:
         with engine.connect() as conn:
             conn.exec_driver_sql("SELECT 1")
     except SQLAlchemyError as exc:
-        problem = _database_problem(exc, where, parsed.database or "", timeout)
+        problem = connection_problem(exc, parsed, timeout)
         raise ConfigError(f"{setting}: {problem}") from None
     finally:
         engine.dispose()
-
-
-def _database_problem(exc: BaseException, where: str, database: str, timeout: int) -> str:
-    orig = getattr(exc, "orig", None) or exc
-    first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
-    if "does not exist" in first and database:
-        return (
-            f"database {database!r} does not exist on {where} "
-            f"(create it: createdb -h {where.replace(':', ' -p ')} {database})"
-        )
-    if "timeout" in first.lower():
-        return f"{where} did not answer within {timeout} s"
-    # psycopg: 'connection failed: connection to server at "h", port p failed: <reason>'
-    reason = first.rsplit(" failed: ", 1)[-1].strip() or type(orig).__name__
-    return f"cannot connect to {where} ({reason[:160]})"
