@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import URL, Connection, make_url
@@ -53,7 +55,8 @@ def make_engine(
 ) -> Engine:
     """Create an engine; SQLite gets its directory, foreign keys, a busy timeout and WAL.
     ``read_only``: SQLite creates no directory, sets no journal mode and refuses writes
-    (query_only), so a read-only file or a ``file:...?mode=ro&uri=true`` URL opens."""
+    (query_only), so a read-only file or a ``file:...?mode=ro&uri=true`` URL opens; in a
+    folder that may not be written to it is opened ``immutable``."""
     parsed = normalize_url(url)
     if parsed.get_backend_name() != "sqlite":
         args = {"connect_timeout": CONNECT_TIMEOUT_SECONDS, **kwargs.pop("connect_args", {})}
@@ -67,9 +70,24 @@ def make_engine(
     writable = database and database != ":memory:" and not database.startswith("file:")
     if writable and not read_only:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    elif writable and not _writable_folder(Path(database).expanduser()):
+        parsed = _immutable(parsed, Path(database).expanduser())
     engine = create_engine(parsed, **kwargs)
     _configure_sqlite(engine, busy_timeout_ms, read_only)
     return engine
+
+
+def _writable_folder(path: Path) -> bool:
+    """Whether SQLite may create its journal files (``-wal``, ``-shm``) beside ``path``."""
+    return os.access(path.parent if str(path.parent) else Path("."), os.W_OK)
+
+
+def _immutable(url: URL, path: Path) -> URL:
+    """A read-only URI for a SQLite file in a folder nobody may write to (a read-only mount,
+    an archived copy): ``immutable=1`` reads it without the ``-shm`` file or locks SQLite
+    cannot create there ("unable to open database file" otherwise)."""
+    name = "file:" + quote(str(path.resolve()), safe="/")
+    return url.set(database=name, query={"mode": "ro", "immutable": "1", "uri": "true"})
 
 
 def _configure_sqlite(engine: Engine, busy_timeout_ms: int, read_only: bool = False) -> None:

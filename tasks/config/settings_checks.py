@@ -8,7 +8,9 @@ two minutes, once Prefect had started.
 
 from __future__ import annotations
 
+import os
 from email.utils import getaddresses
+from pathlib import Path
 
 from tasks.config.settings import Settings
 from tasks.core.errors import ConfigError
@@ -40,6 +42,45 @@ def _check_addresses(name: str, value: str) -> None:
         raise ConfigError(f"{name}: not a list of e-mail addresses (name@domain, comma-separated)")
 
 
+def check_writable(setting: str, path: Path, what: str) -> None:
+    """``path`` (a folder or a file) may be written by this user; one line otherwise (a run
+    writes its warehouse, raw archive and Data Docs: refused before Prefect starts)."""
+    if not os.access(path, os.W_OK):
+        raise ConfigError(
+            f"{setting}: {what} {path} is read-only for this user; reading commands (status, "
+            "export, report) work on it, a run needs it writable"
+        )
+
+
+def check_data_folder(settings: Settings) -> None:
+    """The data folder and the local raw archive, where they exist, may be written."""
+    if settings.data_dir.exists():
+        check_writable("FILINGS_DATA_DIR", settings.data_dir, "the data folder")
+    archive = Path(settings.archive_root)
+    if "://" not in settings.archive_root and archive.exists():
+        check_writable("FILINGS_ARCHIVE_URL", archive, "the raw archive")
+
+
+def check_archive(settings: Settings) -> None:
+    """The raw archive's storage can be used by this installation: an ``sftp://`` URL without
+    paramiko installed was refused only once Prefect had started."""
+    root = settings.archive_root
+    if "://" not in root:
+        return
+    protocol = root.partition("://")[0].rpartition("::")[2].lower()
+    # deferred for start-up speed: fsspec, only for a URL
+    import fsspec
+
+    try:
+        fsspec.get_filesystem_class(protocol)
+    except (ImportError, ValueError):
+        raise ConfigError(
+            f"FILINGS_ARCHIVE_URL: {protocol}:// is not a storage this installation can use "
+            "(a folder, file://, memory://, or an fsspec filesystem whose package is installed,"
+            " e.g. s3fs for s3://)"
+        ) from None
+
+
 def check_database(
     url: str, setting: str = "FILINGS_DATABASE_URL", timeout: int = DATABASE_TIMEOUT_SECONDS
 ) -> None:
@@ -62,6 +103,11 @@ def check_database(
             raise ConfigError(
                 f"{setting}: cannot create the SQLite file's folder{where}: {exc.strerror or exc}"
             ) from None
+        path = Path(parsed.database or "").expanduser()
+        if parsed.database and not parsed.database.startswith(("file:", ":memory:")):
+            check_writable(setting, path.parent, "the SQLite warehouse's folder")
+            if path.exists():
+                check_writable(setting, path, "the SQLite warehouse")
         return
     engine = make_engine(parsed, connect_args={"connect_timeout": timeout})
     try:
