@@ -201,3 +201,27 @@ def test_lost_after_it_went_out_is_in_doubt_until_resent(
     assert len(_received(got, channel)) == 1
     [row] = _rows(engine)
     assert row.status == "delivered" and not row.in_doubt
+
+
+def test_resend_counts_sends_not_alerts(
+    engine: Engine, db_url: str, dropping: dict[str, tuple[str, Any]], tmp_path
+) -> None:
+    # Found by an outside probe: one alert in doubt on two channels, both delivered by
+    # `alerts resend --in-doubt`, printed "resent: 1 of 2".
+    _alerts(engine, 1)
+    both = [
+        *_channels("email", dropping["email"][0]),
+        *_channels("webhook", dropping["webhook"][0]),
+    ]
+    report = deliver_pending(engine, both)
+    assert sorted(report.in_doubt) == ["email", "webhook"]
+    with rc.receivers() as (got, smtp_url, hook_url):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FILINGS_")}
+        env.update(FILINGS_DATABASE_URL=db_url, FILINGS_DATA_DIR=str(tmp_path))
+        env.update(FILINGS_SMTP_URL=smtp_url, FILINGS_ALERT_EMAIL_TO="ops@example.test")
+        env.update(FILINGS_WEBHOOK_URL=hook_url)
+        cli = [sys.executable, "-c", "from flows.cli import main; main()", "alerts", "resend"]
+        done = subprocess.run([*cli, "--in-doubt"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "resent: 2 of 2 send(s)" in done.stdout
+    assert (len(got.mail), len(got.posts)) == (1, 1)
