@@ -10,11 +10,13 @@ aiosmtpd server and an HTTP endpoint, :mod:`benchmarks.receivers`), on SQLite an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -29,6 +31,7 @@ from tasks.alert import deliver_pending, store_alerts
 from tasks.config.settings import Settings, load_settings
 from tasks.core.errors import ConfigError
 from tasks.core.records import NewAlert
+from tasks.delivery import channels as channels_module
 from tasks.delivery.channels import Channel, channels_from_settings
 
 
@@ -225,3 +228,45 @@ def test_resend_counts_sends_not_alerts(
     assert done.returncode == 0, done.stderr
     assert "resent: 2 of 2 send(s)" in done.stdout
     assert (len(got.mail), len(got.posts)) == (1, 1)
+
+
+@pytest.fixture
+def silent_endpoint() -> Iterator[str]:
+    """An HTTP endpoint that accepts connections and never answers (a hung webhook)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                held.append(listener.accept()[0])
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def test_a_hung_endpoint_costs_one_timeout_per_run(
+    engine: Engine, silent_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by an outside probe: a run against hung webhook and Slack endpoints took 133 s,
+    # one send timeout per message.
+    monkeypatch.setattr(channels_module, "SEND_TIMEOUT_SECONDS", 6)
+    ids = _alerts(engine, 4)
+    started = time.monotonic()
+    report = deliver_pending(engine, _channels("webhook", silent_endpoint))  # one per alert
+    took = time.monotonic() - started
+    assert took < 10, f"{took:.1f} s"  # one timeout (6 s), not four (24 s)
+    assert report.in_doubt["webhook"][0] == 1 and report.failed["webhook"][0] == 3
+    assert "did not answer" in report.failed["webhook"][1]
+    with rc.receivers() as (got, _, hook_url):
+        later = deliver_pending(engine, _channels("webhook", hook_url))
+    assert later.delivered == 3 and len(got.posts) == 3  # the next run sends the others
+    assert len({*later.delivered_ids, *ids}) == 4
