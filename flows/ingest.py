@@ -20,7 +20,7 @@ from prefect.futures import PrefectFuture
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
-from flows import downloads, processing, progress
+from flows import downloads, preloaded, processing, progress
 from flows import warm as warm_workers
 from flows.failures import on_run_failed
 from tasks import alert, audit, extract, fetch, load
@@ -79,6 +79,7 @@ def _ingest(
     worker = workers.worker_id()
     run = bookkeeping.begin(engine, worker)
     asked = [(i, s) for i in chosen for s in sources or clients.listed() if fetch.covers(i, s)]
+    preloaded.before_threads()  # the listing's task threads start next
     _discover(engine, clients, summary, asked, since or settings.since, since)
     todo = [(i, d) for i in chosen for d in fetch.pending(engine, i.ticker, force=force)]
     summary.take_up(d for _, d in todo)  # waiting in the warehouse: found too
@@ -113,6 +114,7 @@ def _process_claimed(
     if todo:
         issuers = {i.ticker for i, _ in todo}
         progress.start(len(todo), todo[0][0].ticker if len(issuers) == 1 else "all issuers")
+        preloaded.before_threads(processing=True)  # the fetch stage's thread starts next
     ahead = downloads.claimed_downloads(  # closed below: its fetch stage stops with the run
         job.engine,
         job.clients,

@@ -26,7 +26,9 @@ def check_settings(settings: Settings, replay: bool = False) -> None:
     """Every setting a run uses, the warehouse reachable included (within 3 s), before Prefect
     or any flow starts: a mistake is one line and nothing is started."""
     settings_checks.check_channels(settings)
+    settings_checks.check_data_folder(settings)
     if not replay:
+        settings_checks.check_archive(settings)
         settings_checks.check_database(settings.warehouse_url)
     elif settings.replay_database_url:
         settings_checks.check_database(settings.replay_database_url, "FILINGS_REPLAY_DATABASE_URL")

@@ -17,6 +17,7 @@ Idempotency-Key, the same on every try. A concurrent run sees the claim and skip
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -141,6 +142,9 @@ def store_alerts(engine: Engine, found: Sequence[NewAlert]) -> list[str]:
 # A send takes seconds (SEND_TIMEOUT_SECONDS): a claim this old belongs to a run that died,
 # wherever it ran.
 STALE_CLAIM = timedelta(hours=1)
+# A failed send that took this long met a channel that does not answer (an answer, even a
+# refusal, comes within a second): the channel's other messages wait for the next run.
+HUNG_AFTER_SECONDS = 5.0
 
 
 def deliver_pending(
@@ -173,14 +177,37 @@ def deliver_pending(
     for channel in channels:
         mine = [p for p in pending if p.channel == channel.name]
         batches = [mine] if digest and mine else [[p] for p in mine]
-        for batch in batches:
-            done = _deliver(engine, channel, batch, worker, report)
-            delivered.update(done)
-            if done:
-                report.sent[channel.name] = report.sent.get(channel.name, 0) + len(done)
+        delivered.update(_deliver_channel(engine, channel, batches, worker, report))
     report.delivered = len(delivered)
     report.delivered_ids = tuple(sorted(delivered))
     return report
+
+
+def _deliver_channel(
+    engine: Engine,
+    channel: Channel,
+    batches: Sequence[Sequence[PendingDelivery]],
+    worker: str,
+    report: DeliveryReport,
+) -> list[str]:
+    """Send a channel's messages in turn until one fails after waiting (a channel that does
+    not answer): its other messages are not tried in this run, and stay pending for the next
+    (a run against hung webhook and Slack endpoints took 133 s, one timeout per message)."""
+    delivered: list[str] = []
+    for n, batch in enumerate(batches):
+        started = time.monotonic()
+        done = _deliver(engine, channel, batch, worker, report)
+        delivered += done
+        if done:
+            report.sent[channel.name] = report.sent.get(channel.name, 0) + len(done)
+        elif time.monotonic() - started >= HUNG_AFTER_SECONDS:
+            left = sum(len(b) for b in batches[n + 1 :])
+            if left:
+                why = "not tried: the channel did not answer in time; the next run sends them"
+                log.warning("%d alert(s) not tried on %s: %s", left, channel.name, why)
+                _count(report.failed, channel.name, left, why)
+            break
+    return delivered
 
 
 def _deliver(
