@@ -34,6 +34,7 @@ EXPORTED = (
     "alerts",
     "audited_vs_reported",
     "extraction_accuracy",
+    "dividends",
 )
 FORMATS = ("csv", "parquet")
 
@@ -87,6 +88,11 @@ def read_restatements(
 ) -> pd.DataFrame:
     """Each restated value: before and after, and both documents (``restatements``)."""
     return read_view("restatements", issuers, metrics, url)
+
+
+def read_dividends(issuers: Sequence[str] = (), url: str | None = None) -> pd.DataFrame:
+    """Every dividend declared, one row per declaration and document (``dividends``)."""
+    return read_view("dividends", issuers, url=url)
 
 
 def read_metric_labels(url: str | None = None) -> pd.DataFrame:

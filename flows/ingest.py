@@ -250,6 +250,7 @@ def ingest_local(
         engine, clients, archive, summary, extract.Reading(catalog_dir=settings.catalog_dir)
     )
     configured = settings.issuers()
+    run = bookkeeping.begin(engine, workers.worker_id())  # `filings status` lists it
     progress.start(len(paths), "local files")
     with docs_sites.recording(site):
         for path in paths:
@@ -260,6 +261,7 @@ def ingest_local(
         )
     report = alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
     summary.record_deliveries(report, bookkeeping.delivered_of(engine, summary.raised_ids))
+    bookkeeping.finish(engine, run, summary, [issuer] if issuer else [i.ticker for i in configured])
     get_run_logger().info(summary.render())
     return summary
 

@@ -9,6 +9,8 @@
 - ``restatements``: each later report of a (issuer, metric, period) whose value differs from
   the report before it beyond the rounding of the less precise of the two: both values, both
   documents, both report dates.
+- ``dividends`` (revision 0015): every dividend declared by a published document, one row per
+  declaration and document, amounts exact in ``currency`` per share and per ADS.
 - ``line_items``: every value cell of every statement table read from a document, as printed
   (``statement_rows``, revision 0007): statement, section path, label, period, unit, value and
   the metric it maps to or NULL.
@@ -135,6 +137,16 @@ SELECT d.issuer, r.document_id, r.statement, NULLIF(r.section, '') AS section, r
 FROM statement_rows r JOIN documents d ON d.document_id = r.document_id"""
 
 
+def _dividends(_dialect: str) -> str:
+    """Every dividend declared, one row per declaration and document (revision 0015)."""
+    return f"""
+SELECT d.issuer, v.period_start, v.period_end, v.currency, v.per_share, v.per_ads,
+       v.ex_date, v.record_date, v.payment_date, v.ads_payment_date,
+       v.document_id AS source_document_id, d.published_on AS reported_on
+FROM dividend_declarations v JOIN documents d ON d.document_id = v.document_id
+WHERE d.status <> {_QUARANTINED}"""
+
+
 # Creation order: facts_fiscal and line_items read metric_labels (and facts_latest).
 DEFINITIONS = {
     "metric_labels": _metric_labels,
@@ -142,6 +154,8 @@ DEFINITIONS = {
     "restatements": _restatements,
     "line_items": _line_items,
 }
+# Created after the audited views (revision 0015 appends it).
+LATER = {"dividends": _dividends}
 
 
 _PERIOD = (("period_start", Date), ("period_end", Date))
@@ -163,6 +177,12 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
     "line_items": (
         ("issuer", Text), ("document_id", Text), ("statement", Text), ("section", Text),
         ("label", Text), *_PERIOD, ("unit", Text), ("value", ExactDecimal), ("metric", Text),
+        ("reported_on", Date),
+    ),
+    "dividends": (
+        ("issuer", Text), *_PERIOD, ("currency", Text), ("per_share", ExactDecimal),
+        ("per_ads", ExactDecimal), ("ex_date", Date), ("record_date", Date),
+        ("payment_date", Date), ("ads_payment_date", Date), ("source_document_id", Text),
         ("reported_on", Date),
     ),
 }  # fmt: skip

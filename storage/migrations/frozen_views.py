@@ -1097,3 +1097,17 @@ VIEWS_0013: Views = {
         "postgresql": _EXTRACTION_ACCURACY_0013_POSTGRESQL,
     },
 }
+
+# Revision 0015: dividends (every dividend a published document declares, one row per
+# declaration and document), a view of the table dividend_declarations.
+_DIVIDENDS_0015 = """
+SELECT d.issuer, v.period_start, v.period_end, v.currency, v.per_share, v.per_ads,
+       v.ex_date, v.record_date, v.payment_date, v.ads_payment_date,
+       v.document_id AS source_document_id, d.published_on AS reported_on
+FROM dividend_declarations v JOIN documents d ON d.document_id = v.document_id
+WHERE d.status <> 'quarantined'
+"""
+VIEWS_0015: Views = {
+    **VIEWS_0013,
+    "dividends": {"sqlite": _DIVIDENDS_0015, "postgresql": _DIVIDENDS_0015},
+}

@@ -35,4 +35,5 @@ def run_reference(api_url: str | None, ui_url: str | None, run_id: str) -> str:
     local = _LOCAL_API.get()
     if ui_url and api_url and not (local and api_url.rstrip("/") == local):
         return f"{ui_url.rstrip('/')}/runs/flow-run/{run_id}"
-    return f"{run_id} (`filings status` lists it; no Prefect server was configured to keep its page)"
+    kept = "no Prefect server was configured to keep its page"
+    return f"{run_id} (`filings status` lists it; {kept})"

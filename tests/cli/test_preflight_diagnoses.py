@@ -58,7 +58,7 @@ def test_a_truncated_pdf_is_damaged_before_any_issuer_check(user, size, issuer):
 
 
 def test_pdf_damage_of_complete_and_cut_files(tmp_path):
-    complete = [*ROOT.glob("tests/fixtures/**/*.pdf"), *ROOT.glob("tasks/sources/replay_archive/**/*.pdf")]
+    complete = [*ROOT.glob("tests/fixtures/**/*.pdf"), *ROOT.glob("tasks/sources/**/*.pdf")]
     assert len(complete) > 5
     assert [p for p in complete if pdf_damage(p)] == []
     cut = tmp_path / "cut.pdf"  # not linearized: no declared length, no end marker

@@ -214,7 +214,11 @@ def test_a_first_load_reads_and_deletes_nothing_a_reload_replaces(engine: Engine
     ]
     with engine.connect() as conn:
         counts = table_counts(conn)
-    assert (counts["facts"], counts["guidance"], counts["dividends"]) == (len(FACTS), 1, 1)
+    assert (counts["facts"], counts["guidance"], counts["dividend_declarations"]) == (
+        len(FACTS),
+        1,
+        1,
+    )
 
 
 def test_a_released_document_stays_loaded_when_loaded_again(engine: Engine) -> None:
