@@ -23,6 +23,9 @@ from tasks.sources.replay import default_archive_root
 LOCAL_SUFFIXES = (".htm", ".html", ".pdf", ".txt")
 # Where replay keeps its own warehouse, raw archive and Data Docs, under the data directory.
 REPLAY_FOLDER = "replay"
+# ``filings demo-server``'s own state, apart from the replay runs' (``make run``'s): its first
+# run has the whole archive to ingest, whatever ran before.
+DEMO_SERVER_FOLDER = "demo-server"
 
 
 def check_settings(settings: Settings, replay: bool = False) -> None:
@@ -171,15 +174,16 @@ def check_documents(settings: Settings, document_ids: Sequence[str]) -> None:
         raise PipelineError(f"unknown document {', '.join(unknown)}: check the id")
 
 
-def replay_paths(settings: Settings) -> dict[str, str]:
+def replay_paths(settings: Settings, folder: str = REPLAY_FOLDER) -> dict[str, str]:
     """The settings a replay run uses: its own warehouse, raw archive and Data Docs.
 
     A demo must never move a live run's cursors nor mix its documents with live ones, so
-    replay keeps everything under ``DATA_DIR/replay`` (``FILINGS_REPLAY_DATABASE_URL`` puts its
-    warehouse elsewhere, e.g. a scratch PostgreSQL database). It covers the archive's issuers
+    replay keeps everything under ``DATA_DIR/replay`` (``folder``: ``demo-server``'s own;
+    ``FILINGS_REPLAY_DATABASE_URL`` puts its warehouse elsewhere, e.g. a scratch PostgreSQL
+    database). It covers the archive's issuers
     (``replay_archive/issuers.toml``) unless ``FILINGS_ISSUERS_FILE`` names a file.
     """
-    root = (settings.data_dir / REPLAY_FOLDER).resolve()
+    root = (settings.data_dir / folder).resolve()
     url = settings.replay_database_url or f"sqlite:///{root / 'warehouse.sqlite'}"
     paths = {
         "FILINGS_DATABASE_URL": url,

@@ -2,6 +2,10 @@
 declaration and document (a 6-K and its HKEx form both appear). The table it reads, until now
 named ``dividends``, becomes ``dividend_declarations`` (rows, keys and index kept).
 
+Also: metric_labels gains ``issuer`` (per issuer its own wording and unit; the catalog's rows
+without notes to its readers), facts_fiscal and extraction_accuracy join it by issuer, and
+restatements leaves out audited XBRL figures (audited_vs_reported compares them).
+
 Revises 0013 for now: the lead re-chains it after 0014 when merging.
 
 Revision ID: 0015
@@ -14,14 +18,17 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from storage.migrations.frozen_views import VIEWS_0015, create_views, drop_views
+from storage.migrations.frozen_views import VIEWS_0013, VIEWS_0015, create_views, drop_views
 
 revision: str = "0015"
 down_revision: str | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_NEW = {"dividends": VIEWS_0015["dividends"]}
+# Rebuilt in creation order (each reads the ones before it); dropped dependants first.
+_REBUILT = ("metric_labels", "facts_fiscal", "restatements", "extraction_accuracy")
+_OLD = {name: VIEWS_0013[name] for name in _REBUILT}
+_NEW = {name: VIEWS_0015[name] for name in (*_REBUILT, "dividends")}
 
 
 def _rename(old: str, new: str) -> None:
@@ -37,6 +44,7 @@ def _rename(old: str, new: str) -> None:
 
 
 def upgrade() -> None:
+    drop_views(op.get_bind(), _OLD)
     _rename("dividends", "dividend_declarations")
     create_views(op.get_bind(), _NEW)
 
@@ -44,3 +52,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     drop_views(op.get_bind(), _NEW)
     _rename("dividend_declarations", "dividends")
+    create_views(op.get_bind(), _OLD)
