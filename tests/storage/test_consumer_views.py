@@ -147,3 +147,18 @@ def test_the_view_places_every_day_of_the_year_as_tasks_core_fiscal_does(engine:
     for ticker, year_end in _YEAR_ENDS.items():
         got = _fiscal(engine, ticker)
         assert got == {(None, e): ("instant", *fiscal_period(e, year_end)) for e in ends}, ticker
+
+
+def test_a_release_figure_the_20f_contradicts_is_no_restatement_between_releases(
+    engine: Engine, db_url: str
+) -> None:
+    # release -> audited 20-F -> release: one figure, compared in audited_vs_reported (and
+    # alerted once); restatements stays between releases (analyst.md's six on the demo)
+    release = fact("net_income_attributable_to_company", "4285336000", decimals=-5)
+    load(engine, "a", at(1), release)
+    load(engine, "x", at(2), fact("net_income_attributable_to_company", "4275136000",
+                                  decimals=0, origin="xbrl"))  # fmt: skip
+    load(engine, "b", at(3), release)
+    assert filings.read_restatements(url=db_url).empty
+    audited = filings.read_view("audited_vs_reported", url=db_url)
+    assert set(audited["outcome"]) == {"differs"}
