@@ -125,22 +125,22 @@ def _process_claimed(
     )
     with closing(ahead):
         if warm:  # the task workers process; this run downloads and hands over
-            return warm_workers.process_on_workers(job, _advancing(ahead), worker)
+            return warm_workers.process_on_workers(job, _advancing(job, ahead), worker)
         for batch in ahead:
             processing.process_batch(job, batch)
             for _, document_id, _ in batch:
                 load.release(job.engine, document_id, worker)
-                progress.advance(document_id)
+                progress.advance(progress.describe(job.engine, document_id))
     return []
 
 
 def _advancing(
-    batches: Iterable[Sequence[processing.Claimed]],
+    job: processing.Job, batches: Iterable[Sequence[processing.Claimed]]
 ) -> Iterator[Sequence[processing.Claimed]]:
     for batch in batches:
         yield batch
         for _, document_id, _ in batch:
-            progress.advance(document_id)
+            progress.advance(progress.describe(job.engine, document_id))
 
 
 def _interleaved(todo: list[tuple[Issuer, str]]) -> list[tuple[Issuer, str]]:

@@ -141,6 +141,14 @@ def test_analyst_guide_names_every_exported_view_and_their_number():
     assert set(re.findall(r"`(\w+)`", listing)) == set(filings.EXPORTED)
 
 
+def test_readme_says_the_local_apis_wait_as_the_command_line_does():
+    from flows.startup import STARTUP_TIMEOUT_SECONDS
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = re.search(r"starting Prefect's local API server \(up to (\d+) s", text)
+    assert said and int(said[1]) == STARTUP_TIMEOUT_SECONDS, said
+
+
 def test_readme_is_a_first_screen():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 150
