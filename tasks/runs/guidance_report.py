@@ -157,7 +157,7 @@ def _draw_panel(ax: Any, issuer: str, metric: str, unit: str, group: list[Guidan
 _BAND = "#9ecae1"
 
 
-def _legend(shown: set[str]) -> list[Any]:
+def _legend(shown: set[VersusGuidance]) -> list[Any]:
     """What the band and the colours of the points ``shown`` (their outcomes) mean."""
     # deferred heavy import: matplotlib, only when a chart is drawn
     from matplotlib.lines import Line2D
