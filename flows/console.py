@@ -49,7 +49,7 @@ class ProgressLines:
 
     def advance(self, item: str) -> None:
         """Say which document is done."""
-        self._console.print(f"  done: {item}", style="dim", highlight=False)
+        self._console.print(f"  done: {item}", style="dim", highlight=False, soft_wrap=True)
 
 
 @contextmanager
