@@ -96,7 +96,8 @@ def read_dividends(issuers: Sequence[str] = (), url: str | None = None) -> pd.Da
 
 
 def read_metric_labels(url: str | None = None) -> pd.DataFrame:
-    """Every metric id with its label, kind, unit and statement (``metric_labels``)."""
+    """Every metric id with its label, kind, unit and statement (``metric_labels``: the
+    catalog's rows, issuer empty, and per issuer its own wording and unit)."""
     return read_view("metric_labels", url=url)
 
 
