@@ -127,22 +127,22 @@ def _process_claimed(
     )
     with closing(ahead):
         if warm:  # the task workers process; this run downloads and hands over
-            return warm_workers.process_on_workers(job, _advancing(ahead), worker)
+            return warm_workers.process_on_workers(job, _advancing(job, ahead), worker)
         for batch in ahead:
             processing.process_batch(job, batch)
             for _, document_id, _ in batch:
                 load.release(job.engine, document_id, worker)
-                progress.advance(document_id)
+                progress.advance(progress.describe(job.engine, document_id))
     return []
 
 
 def _advancing(
-    batches: Iterable[Sequence[processing.Claimed]],
+    job: processing.Job, batches: Iterable[Sequence[processing.Claimed]]
 ) -> Iterator[Sequence[processing.Claimed]]:
     for batch in batches:
         yield batch
         for _, document_id, _ in batch:
-            progress.advance(document_id)
+            progress.advance(progress.describe(job.engine, document_id))
 
 
 def _interleaved(todo: list[tuple[Issuer, str]]) -> list[tuple[Issuer, str]]:
@@ -252,6 +252,7 @@ def ingest_local(
         engine, clients, archive, summary, extract.Reading(catalog_dir=settings.catalog_dir)
     )
     configured = settings.issuers()
+    run = bookkeeping.begin(engine, workers.worker_id())  # `filings status` lists it
     progress.start(len(paths), "local files")
     with docs_sites.recording(site):
         for path in paths:
@@ -262,6 +263,7 @@ def ingest_local(
         )
     report = alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
     summary.record_deliveries(report, bookkeeping.delivered_of(engine, summary.raised_ids))
+    bookkeeping.finish(engine, run, summary, [issuer] if issuer else [i.ticker for i in configured])
     get_run_logger().info(summary.render())
     return summary
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from flows import api_keeper
 from tasks.core.errors import PipelineError
+from tasks.runs.run_links import local_api
 
 STARTUP_TIMEOUT_SECONDS = 90
 _TIMEOUT_SETTING = "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"
@@ -77,7 +78,7 @@ def prefect_api(say: Callable[[str], None]) -> Iterator[None]:
         from prefect.settings import PREFECT_API_URL, temporary_settings
 
         # the shared server's URL in Prefect's settings context, not in the environment
-        with temporary_settings(updates={PREFECT_API_URL: url}):
+        with temporary_settings(updates={PREFECT_API_URL: url}), local_api(url):
             try:
                 yield
             finally:

@@ -36,6 +36,7 @@ from tasks.delivery.messages import (
     guidance_variance_alerts,
     restatement_alerts,
 )
+from tasks.runs.run_links import run_reference
 from tasks.sources.urls import public_document_url
 from tasks.stage_task import StageTask
 
@@ -99,7 +100,8 @@ def linked_alerts(conn: Connection, found: Sequence[NewAlert]) -> list[NewAlert]
         lines += [f"Prefect run: {run}"] if run else []
         text = "\n".join([item.message, *lines]) if lines else item.message
         # the finding's own document (the later one of a restatement) and this run, for programs
-        links = {"document_url": urls.get(item.document_id or ""), "run_url": run or None}
+        page = run if run.startswith(("http://", "https://")) else None
+        links = {"document_url": urls.get(item.document_id or ""), "run_url": page}
         linked.append(replace(item, message=text, details={**item.details, **links}))
     return linked
 
@@ -119,17 +121,18 @@ def _public_url(conn: Connection, document_id: str) -> str | None:
 
 
 def _run_link(item: NewAlert) -> str:
-    """The run's page in the Prefect UI (the failed run's, for a pipeline failure); "" outside
-    a run or on the ephemeral API, which has no UI."""
+    """The run's page in the Prefect UI (the failed run's, for a pipeline failure) when that
+    page outlives the run, else the run's id (:mod:`tasks.runs.run_links`); "" outside a run."""
     # deferred: a run link is asked for inside a flow only
     from prefect import runtime
     from prefect.settings import PREFECT_API_URL, PREFECT_UI_URL
 
-    ui = PREFECT_UI_URL.value() if PREFECT_API_URL.value() else None
+    api = PREFECT_API_URL.value()
+    ui = PREFECT_UI_URL.value() if api else None
     run_id = runtime.flow_run.id
     if item.kind == AlertKind.PIPELINE_FAILURE:
         run_id = item.dedup_key.rpartition(":")[2]
-    return f"{str(ui).rstrip('/')}/runs/flow-run/{run_id}" if ui and run_id else ""
+    return run_reference(api, ui, str(run_id or ""))
 
 
 def store_alerts(engine: Engine, found: Sequence[NewAlert]) -> list[str]:
