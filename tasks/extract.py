@@ -27,7 +27,7 @@ from tasks.parsers.checks import reconcile
 from tasks.parsers.classify import classify, usd_rate
 from tasks.parsers.dividends import extract_dividends
 from tasks.parsers.identity import foreign_file, identify, publication_date
-from tasks.parsers.mapping import issuer_facts, standard_facts
+from tasks.parsers.metric_mapping import issuer_facts, standard_facts
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance
 from tasks.parsers.proving import prove_document

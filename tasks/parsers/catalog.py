@@ -1,7 +1,8 @@
 """The per-issuer label catalog: which printed labels and phrases mean which metric.
 
 Its statement sections are an overlay of labels on the shared mapping over the statement rows
-(:mod:`tasks.parsers.mapping`); its narrative phrases and guidance words read the running text.
+(:mod:`tasks.parsers.metric_mapping`); its narrative phrases and guidance words read the
+running text.
 
 The catalogs are data, one TOML file per issuer in ``tasks/parsers/catalogs/<ticker>.toml``;
 every metric they name must be a row of ``metrics.csv`` (:mod:`tasks.core.metrics`).

@@ -2,7 +2,7 @@
 
 The mapping is data shared by every issuer: per statement kind, the labels each metric is
 printed under and the section totals printed without a label. An issuer's catalog overlay
-(``tasks/parsers/catalogs``) maps the same rows first (:mod:`tasks.parsers.mapping`); these
+(``tasks/parsers/catalogs``) maps the same rows first (:mod:`tasks.parsers.metric_mapping`); these
 rules fill in only cells it left unmapped, never a metric and period it already holds.
 Amounts keep the currency the statement is printed in (USD statements give USD facts).
 """

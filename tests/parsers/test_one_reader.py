@@ -1,8 +1,8 @@
 """One reading of every statement: facts are a mapping over the statement rows.
 
 The rows (``asreported``) are the only reading of a statement table; an issuer's catalog is an
-overlay of labels on the shared mapping over those rows (``tasks/parsers/mapping.py``), never a
-second reader of the tables.
+overlay of labels on the shared mapping over those rows (``tasks/parsers/metric_mapping.py``),
+never a second reader of the tables.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tasks.core.records import Extraction, StoredFile
 from tasks.core.rowrecords import StatementKind, StatementRow
 from tasks.extract import extract_document, load_catalog
 from tasks.parsers.asreported import RowsRead
-from tasks.parsers.mapping import issuer_facts
+from tasks.parsers.metric_mapping import issuer_facts
 from tasks.sources.replay import default_archive_root
 from tests.parsers.conftest import (
     Q2_2024_HTML,

@@ -20,7 +20,7 @@ from tasks.core.precision import select_stored_facts
 from tasks.core.records import Extraction, Fact, StoredFile
 from tasks.core.rowrecords import StatementKind, StatementRow
 from tasks.extract import extract_document
-from tasks.parsers.mapping import standard_facts
+from tasks.parsers.metric_mapping import standard_facts
 from tasks.parsers.proving import prove_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
