@@ -25,7 +25,7 @@ from tasks.parsers.tables import ParsedDocument, RawTable, Row
 
 # the first lines of an income statement: "Revenue", "Turnover", "Total net revenues", 收益
 _REVENUE = re.compile(
-    r"(?:total )?(?:net )?(?:revenues?|turnover|sales)\b|(?:收益|收入|營業額|营业额)$", re.I
+    r"(?:total )?(?:net )?(?:revenues?|turnover|sales)\b|(?:收益|收入|營業額|营业额|營業收入|营业收入)$", re.I
 )
 _SHARES = re.compile(
     r"weighted[- ]average\b.*\b(?:shares|ADSs?)\b|\b(?:shares|ADSs?) used\b|number of .*shares",
@@ -37,6 +37,8 @@ _ZH_TOTAL = re.compile(r"(?:[總总](?:值|額|额|計|计)|合[計计])$")
 _UNFINISHED = re.compile(
     r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))$", re.I
 )
+_DASHED = re.compile(r"[–—－-]\s*\S")
+_FULL_WIDTH = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 _PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b|每股", re.I)
 
 
@@ -128,10 +130,21 @@ class _Outline:
     its total or unlabelled subtotal."""
 
     open: list[tuple[str, int, bool | None]] = field(default_factory=list)
+    printed: dict[str, str] = field(default_factory=dict)  # a heading as printed, by its name
 
     def heading(self, text: str, indent: int) -> None:
         self.open = [h for h in self.open if h[1] < indent]
-        self.open.append((clean_label(text).rstrip(":：").strip(), indent, None))
+        name = clean_label(text).rstrip(":：").strip()
+        self.open.append((name, indent, None))
+        self.printed[name] = clean_label(text)
+
+    def sub_row(self, label: str) -> str:
+        """A row opening with a dash indented under its heading ("– Owners of the Company"
+        under "Profit for the period attributable to:") is read with the heading before it."""
+        if not _DASHED.match(label) or not self.open or not self.open[-1][2]:
+            return label
+        head = self.printed.get(self.open[-1][0], self.open[-1][0])
+        return f"{head}{'' if _FULL_WIDTH.search(head[-1:] + label[:1]) else ' '}{label}"
 
     def section(self, indent: int) -> str:
         """The section of a row at ``indent`` (closing the headings it ends)."""
@@ -180,6 +193,7 @@ def _read_body(
             outline.heading(pending, level)
         pending = ""
         section = outline.section(indent)
+        label = outline.sub_row(clean_label(label)) if label.strip() else label
         _read_row(clean_label(label), section, row, columns, table, setting, sink)
         outline.closed_by(clean_label(label) if label.strip() else "")
 

@@ -20,7 +20,7 @@ from tasks.parsers.tablemeta import statement_kind
 from tasks.parsers.tables import RawTable, kept, make_rows
 
 _TITLE = re.compile(
-    r"^(unaudited|condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
+    r"^(unaudited|(?:interim )?condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
     r"as (of|at) |(three|six|nine) months ended|year ended|appendix"
     r"|(?:未經審核|未经审核)?(?:簡明|简明)?(?:綜合|综合)\S*表$|截至|[於于]\S*日$"
     r"|for the |at \d{1,2} \w+ \d{4}$|\(?continued\)?$|[（(][續续][）)]$)",
@@ -73,7 +73,7 @@ def page_tables(
     rows: list[list[Placed]] = []
     for i, line in enumerate(lines):
         # a statement's title wraps: "... PROFIT OR LOSS AND OTHER" / "COMPREHENSIVE INCOME"
-        wraps = bool(preamble) and not rows and statement_kind(preamble[-1]) is not None
+        wraps = bool(preamble) and not rows and _wraps_title(preamble[-1], _text(line))
         at_margin = line[0].start <= left + units.margin
         wraps = wraps and at_margin and not _HEADER_MARK.search(_text(line))
         # a line or two of words at the margin (a company's name) opens no table yet
@@ -88,6 +88,9 @@ def page_tables(
                 out.append(_table(f"{where}, table {len(out) + 1}", preamble, rows, units))
                 preamble, rows, titles = [], [], 0
             preamble += lead
+            if wraps and statement_kind(preamble[-1]) is None:  # the title's words, joined
+                preamble[-1] = f"{preamble[-1]} {_text(line)}"
+                continue
             preamble.append(_text(line))
             titles = 0 if i in prose else titles + 1
         else:
@@ -176,6 +179,12 @@ def _is_title(
     kind = statement_kind(text) if len(text) <= 150 else None
     opened = any(_has_amount(r) for r in rows)
     return kind is not None and (words_only or (opened and open_kind not in (None, kind)))
+
+
+def _wraps_title(last: str, text: str) -> bool:
+    """Whether a line may go on a title line above: that line names a statement, or the two
+    together do ("CONDENSED CONSOLIDATED STATEMENT OF FINANCIAL" / "POSITION")."""
+    return statement_kind(last) is not None or statement_kind(f"{last} {text}") is not None
 
 
 def _named(preamble: list[str]) -> StatementKind | None:

@@ -43,7 +43,8 @@ _EN_MARKERS = re.compile(
 # a Chinese edition's statement pages: their titles and scale lines
 _ZH_MARKERS = re.compile(
     r"[財财][務务][狀状][況况]表|[資资][產产][負负][債债]表|[損损]益(?:及其他全面收益)?表|利[潤润]表"
-    r"|[現现]金流量表|人民[幣币](?:千|百萬|百万)元|(?:千|百萬|百万)港元"
+    r"|[現现]金流量表|全面收[益入]表|人民[幣币](?:千|百萬|百万)元|(?:千|百萬|百万)港元"
+    r"|港[幣币](?:千|百萬|百万)元"
 )
 _LINE_TOLERANCE = 2.0
 # PDF positions are in points: a word gap of 4 pt joins words into a cell
@@ -123,7 +124,14 @@ def _read_page(
     if not follows and not _has_marker(text):
         return [], ()
     words = page_words(page, contents) or page.extract_words()
-    return page_tables(f"page {number}", _lines(words), POINTS, carried)
+    found, carried = page_tables(f"page {number}", _lines(words), POINTS, carried)
+    # under no title, a figure or none is no statement's part ("(Expressed in Renminbi)" over
+    # a note's number on the page after a statement): it would continue the statement above
+    return [t for t in found if t.preamble or _figures(t) >= 2], carried
+
+
+def _figures(table: RawTable) -> int:
+    return sum(parse_cell(c).kind is CellKind.NUMBER for row in table.rows for c in row[1:])
 
 
 def _ends_in_statement(tables: list[RawTable]) -> bool:
