@@ -22,7 +22,7 @@ from tasks.parsers.tables import RawTable, kept, make_rows
 _TITLE = re.compile(
     r"^(unaudited|(?:interim )?condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
     r"as (of|at) |(three|six|nine) months ended|year ended|appendix"
-    r"|(?:未經審核|未经审核)?(?:簡明|简明)?(?:綜合|综合)\S*表$|截至|[於于]\S*日$"
+    r"|(?:未經審核|未经审核)?(?:中期)?(?:簡明|简明)?(?:綜合|综合)\S*表$|截至|[於于]\S*日$"
     r"|for the |at \d{1,2} \w+ \d{4}$|\(?continued\)?$|[（(][續续][）)]$)",
     re.IGNORECASE,
 )
