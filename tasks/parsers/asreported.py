@@ -20,8 +20,9 @@ from tasks.parsers.headers import Column, header_lines, resolve_columns, without
 from tasks.parsers.numbers import CellKind, CellValue, cents_of, parse_cell
 from tasks.parsers.rows import clean_label, has_values, segments, unplaced_figures
 from tasks.parsers.setting import TableSetting, read_setting
-from tasks.parsers.tablemeta import currencies_in, except_shares, scale_of, statement_kind
+from tasks.parsers.tablemeta import CONTINUED, currencies_in, except_shares, scale_of, statement_kind
 from tasks.parsers.tables import ParsedDocument, RawTable, Row
+from tasks.parsers.zh import has_han
 
 # the first lines of an income statement: "Revenue", "Turnover", "Total net revenues", 收益
 _REVENUE = re.compile(
@@ -76,7 +77,9 @@ def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
         previous, setting = setting, table_setting(table, setting)
         if setting.what is None:
             continue
-        if setting is not previous:
+        # a statement's "(continued)" page goes on with its rows: one table, one row count
+        goes_on = setting.what is previous.what and any(CONTINUED.search(x) for x in table.preamble)
+        if setting is not previous and not goes_on:
             sink.index = 0
         _read_table(table, setting, sink, continued=setting is previous)
     return RowsRead(tuple(sink.rows), tuple(sink.refused.values()))
@@ -168,7 +171,7 @@ def _read_body(
 ) -> None:
     outline, pending, level = _Outline(), "", 0
     widest = max((len(row[0]) for row in body), default=0)
-    for row, indent in zip(body, indents, strict=True):
+    for at, (row, indent) in enumerate(zip(body, indents, strict=True)):
         if not has_values(row) and not any(_damaged(c) for c in row[1:]):
             text = " ".join(c for c in row if c)
             if unplaced_figures(text):  # "GAAP operating margin 24.2% 28.5%" and no column for them
@@ -189,12 +192,14 @@ def _read_body(
             label = pending  # the label printed on the line above its figures
         elif pending and _goes_on(pending, label, widest):
             label, indent = f"{pending} {label}", level  # a label wrapped over two lines
+        elif pending and _wrapped_han(pending, level, indent, indents[at + 1 : at + 2]):
+            label, indent = f"{pending}{label}", level
         elif pending and _heading(pending):
             outline.heading(pending, level)
         pending = ""
         section = outline.section(indent)
-        label = outline.sub_row(clean_label(label)) if label.strip() else label
-        _read_row(clean_label(label), section, row, columns, table, setting, sink)
+        read = outline.sub_row(clean_label(label)) if label.strip() else label
+        _read_row(clean_label(read), section, row, columns, table, setting, sink)
         outline.closed_by(clean_label(label) if label.strip() else "")
 
 
@@ -202,7 +207,8 @@ def _goes_on(pending: str, line: str, widest: int) -> bool:
     """``line`` continues the label or heading ``pending`` printed above it: in lower case,
     after a line left unfinished, or where the printer wrapped it."""
     unfinished = bool(_UNFINISHED.search(pending))
-    return line[:1].islower() or unfinished or _wrapped(pending, line, widest)
+    aside = line.startswith("(") and line.endswith(")")  # "... Company" / "(expressed in RMB)"
+    return line[:1].islower() or unfinished or aside or _wrapped(pending, line, widest)
 
 
 def _wrapped(pending: str, label: str, widest: int) -> bool:
@@ -214,6 +220,15 @@ def _wrapped(pending: str, label: str, widest: int) -> bool:
     if not words or pending.endswith((":", "：")) or len(pending) + 1 + len(words[0]) <= widest:
         return False
     return label[:1].isdigit() or (pending.isupper() and label.isupper())
+
+
+def _wrapped_han(pending: str, level: int, indent: int, after: tuple[int, ...]) -> bool:
+    """A Chinese label wrapped under a hanging indent: its one line below stands further in
+    and the row after it back at the label's level ("出售按公允值計入損益之" / "金融資產所得款項");
+    a heading's rows go on at their indent, and a heading ending in a colon opens sub-rows."""
+    if not has_han(pending) or pending.endswith((":", "：")) or indent <= level:
+        return False
+    return not after or after[0] <= level
 
 
 def _heading(text: str) -> bool:
