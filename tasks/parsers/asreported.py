@@ -20,13 +20,21 @@ from tasks.parsers.headers import Column, header_lines, resolve_columns, without
 from tasks.parsers.numbers import CellKind, CellValue, cents_of, parse_cell
 from tasks.parsers.rows import clean_label, has_values, segments, unplaced_figures
 from tasks.parsers.setting import TableSetting, read_setting
-from tasks.parsers.tablemeta import CONTINUED, currencies_in, except_shares, scale_of, statement_kind
+from tasks.parsers.tablemeta import (
+    CONTINUED,
+    currencies_in,
+    except_shares,
+    scale_of,
+    statement_kind,
+)
 from tasks.parsers.tables import ParsedDocument, RawTable, Row
 from tasks.parsers.zh import has_han
 
 # the first lines of an income statement: "Revenue", "Turnover", "Total net revenues", 收益
 _REVENUE = re.compile(
-    r"(?:total )?(?:net )?(?:revenues?|turnover|sales)\b|(?:收益|收入|營業額|营业额|營業收入|营业收入)$", re.I
+    r"(?:total )?(?:net )?(?:revenues?|turnover|sales)\b"
+    r"|(?:收益|收入|營業額|营业额|營業收入|营业收入)$",
+    re.I,
 )
 _SHARES = re.compile(
     r"weighted[- ]average\b.*\b(?:shares|ADSs?)\b|\b(?:shares|ADSs?) used\b|number of .*shares",
@@ -36,7 +44,8 @@ _SHARES = re.compile(
 _ZH_TOTAL = re.compile(r"(?:[總总](?:值|額|额|計|计)|合[計计])$")
 # a label line that stops mid-phrase goes on below: "... ordinary shareholders of the" / "Company"
 _UNFINISHED = re.compile(
-    r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))$", re.I
+    r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))\)?$",
+    re.I,
 )
 _DASHED = re.compile(r"[–—－-]\s*\S")
 _FULL_WIDTH = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")

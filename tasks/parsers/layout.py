@@ -20,9 +20,10 @@ from tasks.parsers.tablemeta import statement_kind
 from tasks.parsers.tables import RawTable, kept, make_rows
 
 _TITLE = re.compile(
-    r"^(unaudited|(?:interim )?condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
-    r"as (of|at) |(three|six|nine) months ended|year ended|appendix"
-    r"|(?:未經審核|未经审核)?(?:中期)?(?:簡明|简明)?(?:綜合|综合)\S*表(?:\s*[（(][續续][）)])?$|截至|[於于]\S*日$"
+    r"^(unaudited|(?:interim )?condensed consolidated|\(amounts in|\(in thousands|otherwise noted"
+    r"|except for|as (of|at) |(three|six|nine) months ended|year ended|appendix"
+    r"|(?:未經審核|未经审核)?(?:中期)?(?:簡明|简明)?(?:綜合|综合)\S*表(?:\s*[（(][續续][）)])?$"
+    r"|截至|[於于]\S*日$"
     r"|for the |at \d{1,2} \w+ \d{4}$|\(?continued\)?$|[（(][續续][）)]$"
     r"|\(expressed in [a-z ]+\)$|（以\S{1,6}列示）$)",
     re.IGNORECASE,
@@ -111,16 +112,24 @@ def _per_share_lines(lines: list[list[Placed]]) -> list[list[Placed]]:
     column, beside the label) is one row: the figure with its currency glued ("RMB0.002")."""
     out: list[list[Placed]] = []
     for line in lines:
-        above = out[-1] if out else []
-        heads = [c for c in above[1:] if _CURRENCY_WORD.fullmatch(c.text)]
-        amounts = [_YUAN.fullmatch(c.text) for c in line]
-        if heads and len(heads) == len(above) - 1 == len(line) and all(amounts):
-            code = _CURRENCY_CODE[_CURRENCY_WORD.fullmatch(heads[0].text)[0][:2]]  # type: ignore[index]
-            glued = [Placed(c.start, c.end, f"{code}{m[1]}") for c, m in zip(line, amounts)]  # type: ignore[index]
-            out[-1] = [above[0], *glued]
-        else:
+        glued = _under_currency(out[-1], line) if out else None
+        if glued is None:
             out.append(line)
+        else:
+            out[-1] = glued
     return out
+
+
+def _under_currency(above: list[Placed], line: list[Placed]) -> list[Placed] | None:
+    heads = [_CURRENCY_WORD.fullmatch(c.text) for c in above[1:]]
+    amounts = [_YUAN.fullmatch(c.text) for c in line]
+    if not heads or len(heads) != len(line) or not all(heads) or not all(amounts):
+        return None
+    glued = [above[0]]
+    for head, cell, amount in zip(heads, line, amounts, strict=True):
+        assert head is not None and amount is not None
+        glued.append(Placed(cell.start, cell.end, f"{_CURRENCY_CODE[head[0][:2]]}{amount[1]}"))
+    return glued
 
 
 def _margin(lines: list[list[Placed]]) -> float:
@@ -267,10 +276,11 @@ def _without_empty_notes(rows: list[list[Placed]], units: Units) -> list[list[Pl
     column: left in, it would head the first value column ("附註 人民幣千元")."""
     figures = [c for row in rows for c in row[1:] if is_figure(c.text)]
 
-    def empty(cell: Placed) -> bool:
-        over = (c for c in figures if c.start <= cell.end + units.tolerance)
+    def empty(cell: Placed) -> bool:  # no figure within a head's width of it
+        near = max(cell.end - cell.start, 3 * units.tolerance)
+        over = (c for c in figures if c.start <= cell.end + near)
         return _NOTES_HEAD.fullmatch(cell.text) is not None and not any(
-            c.end >= cell.start - units.tolerance for c in over
+            c.end >= cell.start - near for c in over
         )
 
     out = [[c for c in row if len(row) < 2 or not empty(c)] for row in rows]

@@ -36,9 +36,7 @@ def page_words(page: pdfplumber.page.Page, contents: list[object] | None = None)
     return words_of(page_chars(page, contents))
 
 
-def baseline_words(
-    page: pdfplumber.page.Page, contents: list[object] | None = None
-) -> list[Char]:
+def baseline_words(page: pdfplumber.page.Page, contents: list[object] | None = None) -> list[Char]:
     """The page's words with their glyphs grouped into lines by baseline, not by box: two
     fonts' boxes on one line may stand a line apart (a Chinese label's box below its figures'
     and its dash's), their baselines do not. Each word keeps its glyphs' own box and gives
