@@ -37,7 +37,7 @@ from typing import Any
 
 import pdfplumber
 
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tasks.sources.replay import default_archive_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ def plain(content: bytes) -> str:
 
 def ours(content: bytes) -> list[str]:
     """Our path; returns the raw text of every statement fact."""
-    result = extract_file("bench.pdf", content, load_catalog("QFIN"))
+    result = extract_file("bench.pdf", content, "QFIN")
     return [f.provenance.raw_text for f in result.facts if f.origin == "table"]
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from expectations.rules import Context
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tasks.settle import cross_document_suites
 from tasks.sources.replay import default_archive_root
 from tasks.validate import Subject, validate_many
@@ -41,7 +41,7 @@ def _timed(call: Callable[[], Any]) -> tuple[Any, float, float]:
 def _subject(name: str) -> tuple[Subject, float]:
     path = default_archive_root() / name
     content = path.read_bytes()
-    extraction, cpu, _ = _timed(lambda: extract_file(path.name, content, load_catalog("QFIN")))
+    extraction, cpu, _ = _timed(lambda: extract_file(path.name, content, "QFIN"))
     facts = [*extraction.facts, *extraction.narrative_twins]
     return Subject(path.name, facts, Context.of_extraction(path.name, extraction)), cpu
 

@@ -88,6 +88,7 @@ RULES: dict[str, rules.Rule] = {
     "damaged_text": rules.damaged_text_rule,
     "statements_read": gate.statements_read_rule,
     "statements_add_up": gate.statements_add_up_rule,
+    "statements_proved": gate.statements_proved_rule,
     "quarters_sum": cross.quarters_rule,
     "cross_source_facts": cross.cross_source_facts_rule,
     "cross_source_dividend": cross.cross_source_dividend_rule,

@@ -19,11 +19,12 @@ from collections import Counter
 from decimal import Decimal
 from typing import Any
 
-from expectations.rules import CheckRow, Context, RuleOutput
+from expectations.rules import CheckRow, Context, Figure, RuleOutput
 from tasks.core.arithmetic import columns, prove
 from tasks.core.enums import RESULTS_KINDS, Origin
-from tasks.core.records import Fact
-from tasks.core.rowrecords import StatementKind
+from tasks.core.proofs import closing_metrics, closings, contradicted, formula
+from tasks.core.records import Fact, Verdict
+from tasks.core.rowrecords import StatementKind, StatementRow
 
 PRIMARY = (StatementKind.BALANCE_SHEET, StatementKind.INCOME_STATEMENT)
 
@@ -84,3 +85,68 @@ def statements_add_up_rule(
             rows.append(CheckRow(name, subject, "printed", Decimal(0), "sum of its rows",
                                  Decimal(0), Decimal(0)))  # fmt: skip
     return RuleOutput(rows, [])
+
+
+def statements_proved_rule(
+    name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
+) -> RuleOutput:
+    """Each identity that failed on the document's statement figures (one side vs the other:
+    its figures are not published, and the document is held), per statement column read the
+    identity that closes it, or, when none could be evaluated, "unproven" with the terms not
+    printed (a check that finds nothing to compare is no pass); then the other identities
+    that held."""
+    if ctx.kind not in RESULTS_KINDS or not ctx.statements_known:
+        return RuleOutput([], [])
+    failed = contradicted(ctx.verdicts)
+    rows = [_identity_row(name, v) for v in failed]
+    closing = closings(ctx.verdicts)
+    for group in _columns_read(ctx.statement_rows):
+        verdicts = closing.get(group, ())
+        held = next((v for v in verdicts if v.held), None)
+        if held is not None:
+            subject = f"{group}: proved by {held.identity}"
+            rows.append(CheckRow(name, subject, "unproven", Decimal(0), "allowed", Decimal(0),
+                                 Decimal(0), one_sided=True))  # fmt: skip
+        elif not any(v.evaluated for v in verdicts):
+            rows.append(_problem(name, f"unproven: {group}: {_missing(verdicts, group)}"))
+    failed_ids = {id(v) for v in failed}
+    rows += [
+        _identity_row(name, v)
+        for v in ctx.verdicts
+        if v.held and not v.closes and id(v) not in failed_ids
+    ]  # the other proofs, for the person reading Data Docs
+    return RuleOutput(rows, [])
+
+
+def _columns_read(rows: tuple[StatementRow, ...]) -> list[str]:
+    """The primary statements' columns read ("balance sheet 2024-12-31 HKD"), in order, each
+    with at least two money rows."""
+    counted: Counter[str] = Counter()
+    for row in rows:
+        if row.statement in PRIMARY and row.currency:
+            counted[_column(row)] += 1
+    return [column for column, count in counted.items() if count >= 2]
+
+
+def _column(row: StatementRow) -> str:
+    if row.statement == StatementKind.BALANCE_SHEET:
+        return f"balance sheet {row.period_end.isoformat()} {row.currency}"
+    start = row.period_start.isoformat() if row.period_start else ""
+    return f"income statement {start}..{row.period_end.isoformat()} {row.currency}"
+
+
+def _missing(verdicts: tuple[Verdict, ...], group: str) -> str:
+    """Which terms each closing identity lacks ("net_assets_equal_total_equity: net_assets")."""
+    if not verdicts:
+        statement = "balance" if group.startswith("balance") else "income"
+        wanted = closing_metrics(statement)
+        return f"none of the figures it closes by was read ({', '.join(wanted)})"
+    return "; ".join(f"{v.identity}: missing {', '.join(v.missing)}" for v in verdicts)
+
+
+def _identity_row(name: str, verdict: Verdict) -> CheckRow:
+    """An identity's two sides, and each term as printed ("total_equity 'TOTAL EQUITY'")."""
+    lhs, rhs = formula(verdict.identity)
+    figures = tuple(Figure(f"{m} {label!r}", value) for m, label, value in verdict.printed)
+    return CheckRow(name, f"{verdict.group}: {verdict.identity}", lhs, verdict.lhs, rhs,
+                    verdict.rhs, verdict.tolerance, figures)  # fmt: skip

@@ -19,7 +19,7 @@ from typing import Any
 from tasks.core.enums import RESULTS_KINDS, Basis, Origin
 from tasks.core.metrics import metrics
 from tasks.core.precision import half_unit, select_stored_facts
-from tasks.core.records import Dividend, Extraction, Fact, Guidance, UnmappedRow
+from tasks.core.records import Dividend, Extraction, Fact, Guidance, UnmappedRow, Verdict
 from tasks.core.rowrecords import RefusedRow, StatementRow
 
 IDENTITY_BASIS = Basis.US_GAAP
@@ -58,6 +58,8 @@ class Context:
     statements_refused: tuple[RefusedRow, ...] = ()
     statements_known: bool = False
     statement_rows: tuple[StatementRow, ...] = ()  # as read, for their arithmetic
+    verdicts: tuple[Verdict, ...] = ()  # the identities on its statement figures (proofs)
+    unproven: tuple[Fact, ...] = ()  # statement figures nothing tied (not published)
 
     @classmethod
     def of_extraction(cls, document_id: str, extraction: Extraction) -> Context:
@@ -72,6 +74,8 @@ class Context:
             statements=tuple(Counter(str(r.statement) for r in extraction.rows).items()),
             statements_refused=extraction.refused,
             statement_rows=extraction.rows,
+            verdicts=extraction.verdicts,
+            unproven=extraction.unproven,
             # an extraction without the row layer (table facts but no statement row read or
             # refused: one built by hand) is not judged by the statement gate
             statements_known=bool(extraction.rows or extraction.refused)

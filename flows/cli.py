@@ -220,10 +220,13 @@ def serve(
     if source is SourceMode.live:
         require_live_ready(settings)
     preflight.check_settings(settings, replay=source is SourceMode.replay)
-    with source_urls(source, settings, children=True):
-        serve_ingest(
-            cron, timezone, port, lambda line: err.print(line, highlight=False, soft_wrap=True)
-        )
+    with source_urls(source, settings) as runner_env:
+        code = serve_ingest(
+            cron, timezone, port, lambda line: err.print(line, highlight=False, soft_wrap=True),
+            runner_env,
+        )  # fmt: skip
+    if code:  # the runner's status: killed by a signal is 128 + its number, as a shell says
+        raise typer.Exit(128 - code if code < 0 else code)
 
 
 @app.command("demo-server")

@@ -92,27 +92,23 @@ def settings_for(replay: bool = False, verbose: bool = False) -> Settings:
 
 
 @contextmanager
-def source_urls(mode: SourceMode, settings: Settings, children: bool = False) -> Iterator[None]:
+def source_urls(mode: SourceMode, settings: Settings) -> Iterator[dict[str, str]]:
     """The sources' URLs for the block: the configured ones (live), or the bundled replay
     archive served on loopback with replay's own warehouse and folders, for the flows this
-    process runs (``children``: for the flow-run processes it starts, which read them from
-    their environment)."""
+    process runs (a settings scope); yields them as ``FILINGS_*`` variables (none for live),
+    the environment of a process the command starts (``filings serve``'s runner)."""
     if mode is SourceMode.live:
         require_live_ready(settings)
-        yield
+        yield {}
         return
     with ReplayServer(default_archive_root()) as server:
         urls = ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL")
         values = {name: server.url for name in urls}
         values["FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS"] = "0"  # loopback: no pace needed
         values.update(preflight.replay_paths(settings))
-        if children:  # a child process's configuration is its environment
-            with preflight.environment(values):
-                yield
-            return
         fields = {name.removeprefix("FILINGS_").lower(): v for name, v in values.items()}
         with settings_scope(**fields):
-            yield
+            yield values
 
 
 @contextmanager

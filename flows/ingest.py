@@ -29,7 +29,7 @@ from tasks.config.issuers import select_issuers
 from tasks.config.settings import Settings, load_settings
 from tasks.core import workers
 from tasks.core.enums import SourceName
-from tasks.core.errors import PipelineError, one_line
+from tasks.core.errors import PipelineError, after_retries, one_line
 from tasks.core.records import Issuer
 from tasks.delivery.channels import channels_from_settings
 from tasks.runs import bookkeeping, docs_sites
@@ -224,7 +224,7 @@ def _reason(state: State[Any]) -> str:
     try:
         state.result()
     except Exception as exc:  # noqa: BLE001 - we only want its message
-        return one_line(exc)
+        return after_retries(exc)
     return state.message or "failed"
 
 

@@ -6,8 +6,7 @@ A mistake caught here starts no flow: no Prefect run, no ``pipeline_failure`` al
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -150,19 +149,3 @@ def replay_paths(settings: Settings) -> dict[str, str]:
     if settings.issuers_file is None:  # the archive's issuers (QFIN and BKE), unless named
         paths["FILINGS_ISSUERS_FILE"] = str(default_archive_root() / "issuers.toml")
     return paths
-
-
-@contextmanager
-def environment(values: dict[str, str]) -> Iterator[None]:
-    """Set environment variables for the block: the configuration of the flow-run processes
-    a command starts (``filings serve``); flows run in this process take a settings scope."""
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value

@@ -22,7 +22,7 @@ from sqlalchemy.engine import Engine
 
 from tasks import extract, fetch, load, settle, validate
 from tasks.core.enums import SourceName, Status
-from tasks.core.errors import RefusedFileError, one_line
+from tasks.core.errors import RefusedFileError, after_retries, one_line
 from tasks.core.records import (
     Extraction,
     Issuer,
@@ -176,6 +176,7 @@ def _failed(job: Job, document_id: str, exc: Exception) -> None:
         job.summary.failed.append(str(exc))
         log.warning("%s", exc)
         return
-    load.mark_failed(job.engine, document_id, one_line(exc))
-    job.summary.failed.append(f"{document_id}: {one_line(exc)}")
-    log.warning("%s: failed: %s", document_id, one_line(exc))
+    why = after_retries(exc)  # a fetch's retries are spent; a failed document is read again
+    load.mark_failed(job.engine, document_id, why)
+    job.summary.failed.append(f"{document_id}: {why}")
+    log.warning("%s: failed: %s", document_id, why)

@@ -4,6 +4,8 @@ Prefect's runner (``flow.serve``) cannot schedule on the ephemeral API ("Cannot 
 on an ephemeral server"), so without ``PREFECT_API_URL`` this starts a local Prefect server
 (``prefect server start`` on loopback, state under ``PREFECT_HOME``, the UI at its port), points
 the runner at it and stops it when serving ends. With ``PREFECT_API_URL`` set it uses that one.
+The runner is a child process started with the served runs' settings in its environment:
+nothing here writes this process's environment.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import functools
 import os
 import shlex
 import shutil
+import signal
+import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -24,7 +28,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cronsim import CronSim, CronSimError
 
-from flows import startup
+from flows import api_keeper, startup
 from tasks.config.settings import load_settings
 from tasks.core.errors import PipelineError
 
@@ -43,20 +47,60 @@ def check_schedule(cron: str, timezone: str) -> None:
         raise PipelineError(f"--timezone {timezone!r} is not a time zone name") from None
 
 
-def serve_ingest(cron: str, timezone: str, port: int, say: Callable[[str], None]) -> None:
-    """Serve the ingest flow on the schedule until interrupted (and the runs' Data Docs)."""
+def serve_ingest(
+    cron: str,
+    timezone: str,
+    port: int,
+    say: Callable[[str], None],
+    env: Mapping[str, str] | None = None,
+) -> int:
+    """Serve the ingest flow on the schedule until interrupted (and the runs' Data Docs);
+    return the runner's exit status.
+
+    The runner is a child process (``python -m flows.serving``) whose environment, set when it
+    starts, carries the served runs' settings: ``env`` (the replay source's), the Data Docs
+    URL and the local server's API. This process never changes its own environment.
+    """
     settings = load_settings()
-    if settings.data_docs_url:
-        _serve_flow(cron, timezone, port, say)
-        return
-    settings.data_docs_path.mkdir(parents=True, exist_ok=True)
-    with static_files(settings.data_docs_path) as url:
-        say(f"Data Docs served at {url}")
-        os.environ["FILINGS_DATA_DOCS_URL"] = url  # the served runs link their sites here
-        try:
-            _serve_flow(cron, timezone, port, say)
-        finally:
-            os.environ.pop("FILINGS_DATA_DOCS_URL", None)
+    values = dict(env or {})
+    with ExitStack() as held:
+        if not settings.data_docs_url:
+            settings.data_docs_path.mkdir(parents=True, exist_ok=True)
+            url = held.enter_context(static_files(settings.data_docs_path))
+            say(f"Data Docs served at {url}")
+            values["FILINGS_DATA_DOCS_URL"] = url  # the served runs link their sites here
+        if not os.environ.get("PREFECT_API_URL"):
+            values["PREFECT_API_URL"] = held.enter_context(startup.local_server(port, say))
+        return run_runner([cron, timezone], values)
+
+
+def run_runner(args: list[str], values: Mapping[str, str]) -> int:
+    """The runner process with ``values`` over this environment, until it ends; a SIGTERM
+    to this process is passed on to it (a Ctrl-C reaches it with its process group)."""
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "flows.serving", *args],
+        env={**os.environ, **values},
+        preexec_fn=api_keeper.die_with_parent,  # it dies with this process, even after kill -9
+    )
+    previous = signal.signal(signal.SIGTERM, lambda *_: runner.terminate())
+    try:
+        return runner.wait()
+    except KeyboardInterrupt:  # the runner has it too: let it stop its runs
+        _wait_or_kill(runner)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if runner.poll() is None:
+            runner.terminate()
+            _wait_or_kill(runner)
+
+
+def _wait_or_kill(process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @contextmanager
@@ -78,22 +122,9 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         """Requests are not worth a line on the console."""
 
 
-def _serve_flow(cron: str, timezone: str, port: int, say: Callable[[str], None]) -> None:
-    if os.environ.get("PREFECT_API_URL"):
-        _serve(cron, timezone, say)
-        return
-    with startup.local_server(port, say) as api:
-        # set before Prefect is imported: its settings are read from the environment then,
-        # and the runner's flow-run processes inherit it
-        os.environ["PREFECT_API_URL"] = api
-        try:
-            _serve(cron, timezone, say)
-        finally:
-            os.environ.pop("PREFECT_API_URL", None)
-
-
 def _serve(cron: str, timezone: str, say: Callable[[str], None]) -> None:
-    # deferred: Prefect must read PREFECT_API_URL, set just above, when it is imported
+    """The runner: the ingest flow served on the schedule, with this process's settings."""
+    # deferred: Prefect, in the runner only (it reads PREFECT_API_URL when imported)
     from prefect.schedules import Cron
 
     from flows.ingest import ingest
@@ -117,3 +148,21 @@ def prefect_command() -> str:
     found = shutil.which("prefect")
     same = found is not None and Path(found).resolve() == ours.resolve()
     return "prefect" if same else shlex.quote(str(ours))
+
+
+def main(argv: list[str]) -> int:
+    """``python -m flows.serving CRON TIMEZONE``: the runner ``filings serve`` starts."""
+    cron, timezone = argv
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    try:
+        _serve(cron, timezone, say)
+    except KeyboardInterrupt:  # Ctrl-C: the command says it
+        return 128 + signal.SIGINT
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

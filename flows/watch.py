@@ -37,7 +37,7 @@ from flows.ingest import ListedSource, ingest
 from tasks import fetch
 from tasks.config import wiring
 from tasks.config.settings import load_settings
-from tasks.core.errors import one_line
+from tasks.core.errors import after_retries, one_line
 from tasks.core.records import Issuer
 from tasks.runs import dispatch
 from tasks.runs.summary import RunSummary
@@ -173,11 +173,17 @@ def _read(
     it reads directly (no retry delays, no task run per reading)."""
     if not watching:
         state = fetch.watch_task(engine, clients, source, issuers, return_state=True)
-        return ({}, state.message or "failed") if state.is_failed() else (state.result(), "")
+        if not state.is_failed():
+            return state.result(), ""
+        try:
+            state.result()
+        except Exception as exc:  # noqa: BLE001 - reported in one line, the run goes on
+            return {}, after_retries(exc)
+        return {}, state.message or "failed"
     try:
         return fetch.watch(engine, clients, source, issuers), ""
     except Exception as exc:  # noqa: BLE001 - whatever failed, the next reading tries again
-        return {}, one_line(exc)
+        return {}, f"{one_line(exc)} (the next reading tries again)"
 
 
 def _ingest(news: News, failures: list[str]) -> RunSummary:

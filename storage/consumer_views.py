@@ -131,7 +131,7 @@ WHERE r.prev_document_id IS NOT NULL AND r.prev_unit = r.unit
 def _line_items(_dialect: str) -> str:
     return """
 SELECT d.issuer, r.document_id, r.statement, NULLIF(r.section, '') AS section, r.label,
-       r.period_start, r.period_end, r.unit, r.value, r.metric, r.reported_on
+       r.period_start, r.period_end, r.unit, r.value, r.metric, r.reported_on, r.proved_by
 FROM statement_rows r JOIN documents d ON d.document_id = r.document_id"""
 
 
@@ -163,7 +163,7 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
     "line_items": (
         ("issuer", Text), ("document_id", Text), ("statement", Text), ("section", Text),
         ("label", Text), *_PERIOD, ("unit", Text), ("value", ExactDecimal), ("metric", Text),
-        ("reported_on", Date),
+        ("reported_on", Date), ("proved_by", Text),
     ),
 }  # fmt: skip
 

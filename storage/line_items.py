@@ -26,7 +26,7 @@ from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
 _KEY = ("file", "locator", "row_index", "column_label", "period_start", "period_end", "basis")
 _DETAIL = (
     "statement", "table_title", "section", "label", "unit", "value", "scale", "decimals",
-    "metric", "row_label", "raw_text",
+    "metric", "row_label", "raw_text", "proved_by",
 )  # fmt: skip
 Key = tuple[Any, ...]
 
@@ -48,6 +48,7 @@ def line_item_row(item: LineItem, reported_on: date, now: datetime) -> dict[str,
         "scale": r.scale,
         "decimals": r.decimals,
         "metric": item.metric,
+        "proved_by": item.proved_by,
         **provenance_row(r.provenance),
         "reported_on": reported_on,
         "loaded_at": now,
@@ -73,7 +74,7 @@ def line_item_from_row(r: Any) -> LineItem:
         provenance=provenance_from_row(r),
         basis=Basis(r.basis),
     )
-    return LineItem(row=row, unit=r.unit, metric=r.metric)
+    return LineItem(row=row, unit=r.unit, metric=r.metric, proved_by=r.proved_by)
 
 
 def upsert_line_items(

@@ -43,6 +43,7 @@ FACT_DETAIL = (
     "column_label",
     "raw_text",
     "flags",
+    "proved_by",
 )
 # A stored facts row, in this order.
 FACT_COLUMNS = ("document_id", *FACT_KEY, *FACT_DETAIL, "reported_on", "loaded_at")
@@ -76,7 +77,7 @@ def fact_row(fact: Fact, document_id: str, reported_on: date, now: datetime) -> 
         document_id, fact.metric, fact.period_start, fact.period_end, str(fact.basis),
         to_exact(fact.value), fact.unit, fact.scale, fact.decimals, str(fact.origin),
         p.document, p.locator, p.row_label, p.column, p.raw_text, flags,
-        reported_on, now,
+        fact.proved_by or None, reported_on, now,
     )  # fmt: skip
 
 
@@ -94,6 +95,7 @@ def fact_from_row(r: Any) -> Fact:
         basis=Basis(r.basis),
         origin=Origin(r.origin),
         flags=tuple(json.loads(r.flags)),
+        proved_by=getattr(r, "proved_by", None) or "",
     )
 
 

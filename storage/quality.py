@@ -38,9 +38,12 @@ _USABLE = (Status.LOADED.value, Status.VALIDATED.value)  # never quarantined or 
 
 
 def companion_documents(conn: Connection, info: DocumentInfo) -> list[str]:
-    """The other source's usable documents of the same disclosure.
+    """The usable documents of the same disclosure: the other source's, and the same source's
+    other editions (an HKEx announcement's English and Chinese, published the same day).
 
-    Same ``disclosure_id`` when both have one; otherwise published within COMPANION_DAYS.
+    The other source's: same ``disclosure_id`` when both have one; otherwise published within
+    COMPANION_DAYS. The same source's: published the same day (a correction published later
+    restates; it is no edition).
     """
     d = documents.c
     near: Any = d.published_on.between(
@@ -49,8 +52,14 @@ def companion_documents(conn: Connection, info: DocumentInfo) -> list[str]:
     )
     if info.disclosure_id:  # (== None would render IS NULL and match every unlinked row)
         near = near | (d.disclosure_id == info.disclosure_id)
+    other_source = (d.source != info.source) & near
+    edition = (
+        (d.source == info.source)
+        & (d.published_on == info.published_on)
+        & (d.document_id != info.document_id)
+    )
     stmt = select(d.document_id, d.published_on, d.disclosure_id).where(
-        d.issuer == info.issuer, d.source != info.source, d.status.in_(_USABLE), near
+        d.issuer == info.issuer, d.status.in_(_USABLE), other_source | edition
     )
     found = []
     for row in conn.execute(stmt.order_by(d.published_on, d.document_id)):

@@ -42,19 +42,25 @@ def start_run(conn: Connection, flow_run_id: str | None, worker: str | None = No
 def mark_crashed(conn: Connection, gone: Callable[[str], bool]) -> list[str]:
     """Mark ``crashed`` the runs still ``running`` whose process is ``gone`` (killed without
     a chance to record how it ended); returns their run ids."""
+    return _end_running(conn, gone, status=RunStatus.CRASHED.value)
+
+
+def _end_running(conn: Connection, whose: Callable[[str], bool], **values: Any) -> list[str]:
+    """Set ``values`` on the runs still ``running`` whose worker ``whose`` picks (rows that
+    ended meanwhile are left as they are); returns their run ids."""
     running = conn.execute(
         select(runs.c.run_id, runs.c.worker).where(
             runs.c.status == RunStatus.RUNNING.value, runs.c.worker.is_not(None)
         )
     ).all()
-    dead = [r.run_id for r in running if gone(str(r.worker))]
-    if dead:
+    picked = [r.run_id for r in running if whose(str(r.worker))]
+    if picked:
         conn.execute(
             update(runs)
-            .where(runs.c.run_id.in_(dead), runs.c.status == RunStatus.RUNNING.value)
-            .values(status=RunStatus.CRASHED.value)
+            .where(runs.c.run_id.in_(picked), runs.c.status == RunStatus.RUNNING.value)
+            .values(**values)
         )
-    return dead
+    return picked
 
 
 def started_at(conn: Connection, run_id: str) -> datetime:
@@ -90,19 +96,7 @@ def fail_runs_of(conn: Connection, flow_run_id: str, status: RunStatus = RunStat
 
 def interrupt_runs(conn: Connection, mine: Callable[[str], bool]) -> list[str]:
     """Mark ``interrupted`` the runs still ``running`` whose worker is ``mine``."""
-    running = conn.execute(
-        select(runs.c.run_id, runs.c.worker).where(
-            runs.c.status == RunStatus.RUNNING.value, runs.c.worker.is_not(None)
-        )
-    ).all()
-    stopped = [r.run_id for r in running if mine(str(r.worker))]
-    if stopped:
-        conn.execute(
-            update(runs)
-            .where(runs.c.run_id.in_(stopped), runs.c.status == RunStatus.RUNNING.value)
-            .values(status=RunStatus.INTERRUPTED.value, finished_at=utcnow())
-        )
-    return stopped
+    return _end_running(conn, mine, status=RunStatus.INTERRUPTED.value, finished_at=utcnow())
 
 
 def run_activity(

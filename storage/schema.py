@@ -145,6 +145,7 @@ facts = Table(
     Column("flags", Text, nullable=False, server_default="[]"),  # JSON array of strings
     Column("reported_on", Date, nullable=False),
     Column("loaded_at", UtcDateTime, nullable=False),
+    Column("proved_by", Text),  # 0014: how the document proves it (tasks/core/proofs)
     Index(
         "uq_facts_identity",
         "document_id",
@@ -180,6 +181,7 @@ statement_rows = Table(
     *_provenance(),
     Column("reported_on", Date, nullable=False),
     Column("loaded_at", UtcDateTime, nullable=False),
+    Column("proved_by", Text),  # 0014: how the document proves the figure, or NULL
     Index(
         "uq_statement_rows_identity",
         "document_id",

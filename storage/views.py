@@ -30,7 +30,8 @@ def _facts_history(_dialect: str) -> str:
 SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value,
        f.document_id AS source_document_id, f.reported_on, f.basis, f.decimals, f.scale,
        f.origin, d.source, d.form, d.published_at, d.status AS document_status,
-       f.file, f.locator, f.row_label, f.column_label, f.raw_text, f.flags, f.loaded_at
+       f.file, f.locator, f.row_label, f.column_label, f.raw_text, f.flags, f.loaded_at,
+       f.proved_by
 FROM facts f JOIN documents d ON d.document_id = f.document_id"""
 
 
@@ -42,7 +43,7 @@ _NARRATIVE = sql_literal(Origin.NARRATIVE)
 # period's narrative reports only when no statement (or other) report of it is published.
 _CANDIDATES = f"""reports AS (
     SELECT d.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value, f.decimals,
-           {_ORIGIN} AS origin, f.document_id, f.reported_on, d.published_at,
+           {_ORIGIN} AS origin, f.proved_by, f.document_id, f.reported_on, d.published_at,
            CASE WHEN f.origin = {_NARRATIVE} THEN 0 ELSE 1 END AS origin_rank,
            MAX(CASE WHEN f.origin = {_NARRATIVE} THEN 0 ELSE 1 END) OVER (
                PARTITION BY d.issuer, f.metric, f.period_start, f.period_end) AS best
@@ -50,7 +51,8 @@ _CANDIDATES = f"""reports AS (
     WHERE f.basis = {_US_GAAP} AND d.status <> {_QUARANTINED}
 ),
 candidates AS (
-    SELECT issuer, metric, period_start, period_end, unit, value, decimals, origin, document_id,
+    SELECT issuer, metric, period_start, period_end, unit, value, decimals, origin, proved_by,
+           document_id,
            DENSE_RANK() OVER (ORDER BY issuer, metric, period_start, period_end) AS grp,
            ROW_NUMBER() OVER (PARTITION BY issuer, metric, period_start, period_end
                               ORDER BY reported_on, published_at, document_id) AS rn,
@@ -85,20 +87,20 @@ def _facts_latest(dialect: str) -> str:
 WITH RECURSIVE
 steps(decimals, half_unit) AS ({precision_steps()}),
 {_CANDIDATES}folded(grp, rn, cnt, issuer, metric, period_start, period_end, unit, value, decimals,
-       origin, document_id) AS (
+       origin, proved_by, document_id) AS (
     SELECT grp, rn, cnt, issuer, metric, period_start, period_end, unit,
-           {num.format("value")}, decimals, origin, document_id
+           {num.format("value")}, decimals, origin, proved_by, document_id
     FROM candidates WHERE rn = 1
     UNION ALL
     SELECT n.grp, n.rn, n.cnt, n.issuer, n.metric, n.period_start, n.period_end,
            {pick("unit")}, {num.format(pick("value"))}, {pick("decimals")},
-           {pick("origin")}, {pick("document_id")}
+           {pick("origin")}, {pick("proved_by")}, {pick("document_id")}
     FROM folded c
     JOIN candidates n ON n.grp = c.grp AND n.rn = c.rn + 1
     LEFT JOIN steps s ON s.decimals = n.decimals
 )
 SELECT issuer, metric, period_start, period_end, unit, value,
-       document_id AS source_document_id, origin, decimals
+       document_id AS source_document_id, origin, decimals, proved_by
 FROM folded WHERE rn = cnt"""
 
 
@@ -200,6 +202,7 @@ FACTS_LATEST = _view(
     Column("source_document_id", Text),
     Column("origin", Text),
     Column("decimals", Integer),
+    Column("proved_by", Text),
 )
 FACTS_HISTORY = _view(
     "facts_history",
@@ -225,6 +228,7 @@ FACTS_HISTORY = _view(
     Column("raw_text", Text),
     Column("flags", Text),
     Column("loaded_at", UtcDateTime),
+    Column("proved_by", Text),
 )
 ALERTS = _view(
     "alerts",

@@ -17,9 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, time
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 from sqlalchemy.engine import Connection, Engine
 
@@ -30,17 +28,15 @@ from tasks import fetch
 from tasks.alert import store_alerts
 from tasks.core import workers
 from tasks.core.enums import SourceName
-from tasks.core.errors import ConfigError, NotFoundError, one_line
-from tasks.core.records import DocumentRef, Fact, Issuer, NewAlert, ValidationResult
+from tasks.core.errors import ConfigError, NotFoundError, after_retries
+from tasks.core.records import Fact, Issuer, NewAlert, ValidationResult
 from tasks.core.xbrlrecords import AuditedFiling
 from tasks.delivery.audit_messages import accuracy_alerts, audited_alerts
 from tasks.parsers.companyfacts import newest_filed, parse_company_facts
-from tasks.sources import urls
 from tasks.sources.archive import RawArchive
+from tasks.sources.edgar import audited_filing_ref
 from tasks.sources.protocol import FactsProvider, Source, Sources
 from tasks.validate import validate_audited
-
-EASTERN = ZoneInfo("America/New_York")  # EDGAR's filing dates are US-Eastern days
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +109,7 @@ def audit_issuer(
         try:
             asking.result()
         except Exception as exc:  # noqa: BLE001 - reported in one line, the run goes on
-            return Audit(f"{issuer.ticker} xbrl: {one_line(exc)}", failed=True)
+            return Audit(f"{issuer.ticker} xbrl: {after_retries(exc)}", failed=True)
     answer: Answer = asking.result()
     provider = sources[SourceName.SEC]
     archives = provider.archives_url if isinstance(provider, FactsProvider) else ""
@@ -133,19 +129,6 @@ def audit_issuer(
     return Audit(line, facts, tuple(checks), tuple(alerts))
 
 
-def filing_ref(issuer: Issuer, filing: AuditedFiling, archives_url: str) -> DocumentRef:
-    """The document an audited filing is recorded as (its folder on EDGAR as its URL)."""
-    return DocumentRef(
-        source=SourceName.XBRL,
-        source_id=filing.accession,
-        issuer=issuer.ticker,
-        form=filing.form,
-        title=f"{filing.form} (XBRL company facts)",
-        published_at=datetime.combine(filing.filed, time(), tzinfo=EASTERN),
-        url=urls.sec_filing_folder(archives_url, issuer.cik, filing.accession),
-    )
-
-
 def _store(engine: Engine, issuer: Issuer, answer: Answer, archives: str) -> dict[str, int]:
     """Store the filings' figures and move the cursor in one transaction: a run killed
     between them would otherwise leave the figures unasked for and unheld."""
@@ -155,7 +138,7 @@ def _store(engine: Engine, issuer: Issuer, answer: Answer, archives: str) -> dic
     with engine.begin() as conn:
         now = fetch.utcnow()
         for filing in answer.filings or ():
-            ref = filing_ref(issuer, filing, archives)
+            ref = audited_filing_ref(issuer, filing, archives)
             _, added[ref.document_id] = store.store_filing(conn, ref, filing, now)
         _note(conn, issuer.ticker, covers=answer.covers)
     return added

@@ -29,6 +29,7 @@ from tasks.parsers.dividends import extract_dividends
 from tasks.parsers.identity import foreign_file, identify, publication_date
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance
+from tasks.parsers.proving import prove_document
 from tasks.parsers.standard import shared_catalog, standard_facts
 from tasks.parsers.statements import extract_statements
 from tasks.parsers.tables import ParsedDocument
@@ -82,13 +83,14 @@ def declared_rules(ticker: str, catalog_dir: Path | None = None) -> frozenset[st
     return frozenset(str(rule) for rule in data.get("validation", {}).get("rules", []))
 
 
-def extract_file(name: str, content: bytes, catalog: LabelCatalog) -> Extraction:
-    """Read one file: statement tables, narrative figures, outlook and dividends.
-
-    Nothing read is dropped silently: rows no metric maps to and refused figures are listed in
-    ``unmapped``, disagreements in ``warnings``.
-    """
-    return _read_file(name, parse_document(name, content), catalog)
+def extract_file(
+    name: str, content: bytes, ticker: str, catalog_dir: Path | None = None
+) -> Extraction:
+    """One file read as a document of its own, exactly as :func:`extract_document` reads a
+    fetched document (the catalog overlay, the shared mapping, one fact per key): what a
+    test or a benchmark reads is what production stores."""
+    stored = StoredFile(name, "", hashlib.sha256(content).hexdigest(), len(content), "")
+    return extract_document(name, [(stored, content)], ticker, catalog_dir=catalog_dir)
 
 
 def _read_file(name: str, doc: ParsedDocument, catalog: LabelCatalog) -> Extraction:
@@ -191,10 +193,14 @@ def extract_document(
     stored = select_stored_facts(read)
     kept = {id(f) for f in stored}
     set_aside = [f for f in read if f.origin == Origin.NARRATIVE and id(f) not in kept]
+    rows = tuple(row for p in parts for row in p.rows)
+    narrative = [f for f in read if f.origin == Origin.NARRATIVE]
+    # a label is a claim: only figures the document proves are published (tasks/core/proofs)
+    proven, ties = prove_document(stored, rows, narrative)
     return Extraction(
         document=document_id,
         kind=kind,
-        facts=tuple(stored),
+        facts=proven.facts,
         guidance=tuple(dict.fromkeys(g for p in parts for g in p.guidance)),
         dividends=tuple(dict.fromkeys(d for p in parts for d in p.dividends)),
         unmapped=tuple(row for p in parts for row in p.unmapped),
@@ -203,11 +209,14 @@ def extract_document(
         narrative_twins=tuple(
             dict.fromkeys([*(f for p in parts for f in p.narrative_twins), *set_aside])
         ),
-        rows=tuple(row for p in parts for row in p.rows),
+        rows=rows,
         # a document's files share locators ("table 4"): the file name says which one
         refused=tuple(
             replace(row, locator=f"{p.document}, {row.locator}") for p in parts for row in p.refused
         ),
+        unproven=proven.unproven,
+        verdicts=proven.verdicts,
+        row_ties=tuple(sorted(ties.items())),
     )
 
 

@@ -48,7 +48,7 @@ def load(
         kind=extraction.kind,
         guidance=extraction.guidance,
         dividends=extraction.dividends,
-        line_items=line_items(extraction.rows, extraction.facts),
+        line_items=line_items(extraction.rows, extraction.facts, extraction.row_ties),
         refused=extraction.refused,
         unmapped=extraction.unmapped,
         then=raise_alerts if issuer else None,

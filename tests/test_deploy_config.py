@@ -2,6 +2,7 @@
 
 import copy
 import importlib
+import json
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,6 +13,7 @@ import yaml
 from prefect import Flow
 from prefect.client.schemas.schedules import CronSchedule, IntervalSchedule
 from prefect.events.schemas.deployment_triggers import DeploymentEventTrigger
+from prefect.exceptions import SignatureMismatchError
 from prefect.server.events.actions import RunDeployment
 from prefect.utilities.schema_tools.hydration import HydrationContext, hydrate
 
@@ -35,19 +37,41 @@ class TestDeployment:
 
     def test_parameters_are_valid_for_the_flow(self, deployment):
         flow = _flow(deployment["entrypoint"])
-        flow.validate_parameters(deployment.get("parameters", {}))
+        given = deployment.get("parameters", {})
+        validated = flow.validate_parameters(given)
+        # every given value arrives as written (a date as its date); the others are defaults
+        assert json.loads(json.dumps({k: validated[k] for k in given}, default=str)) == given
+        assert set(validated) == set(flow.parameters.properties)
+        with pytest.raises(SignatureMismatchError):
+            flow.validate_parameters({**given, "no_such_parameter": 1})
 
     def test_schedules_are_crons_or_intervals_in_real_time_zones(self, deployment):
+        built = []
         for schedule in deployment["schedules"]:
-            ZoneInfo(schedule["timezone"])
+            zone = schedule["timezone"]
+            assert ZoneInfo(zone).key == zone
             if "interval" in schedule:
-                IntervalSchedule(interval=schedule["interval"], timezone=schedule["timezone"])
+                made = IntervalSchedule(interval=schedule["interval"], timezone=zone)
+                assert made.interval.total_seconds() == schedule["interval"]
             else:
-                CronSchedule(cron=schedule["cron"], timezone=schedule["timezone"])
+                made = CronSchedule(cron=schedule["cron"], timezone=zone)
+                assert made.cron == schedule["cron"]
+            built.append(made.timezone)
+        assert built == [s["timezone"] for s in deployment["schedules"]]
 
     def test_triggers_are_valid_automations(self, deployment):
         for trigger in deployment.get("triggers", []):
-            DeploymentEventTrigger.model_validate(trigger)
+            made = DeploymentEventTrigger.model_validate(trigger)
+            assert made.expect == set(trigger["expect"])
+            assert made.parameters == trigger.get("parameters")
+            assert made.posture == trigger.get("posture", made.posture)
+
+
+def test_some_deployment_has_a_trigger_and_each_kind_of_schedule():
+    deployments = _deployments()
+    assert any(d.get("triggers") for d in deployments)
+    kinds = {"interval" in s for d in deployments for s in d["schedules"]}
+    assert kinds == {True, False}
 
 
 def test_sec_pass_runs_in_new_york_and_hkex_pass_in_hong_kong():

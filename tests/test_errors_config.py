@@ -52,7 +52,13 @@ def test_live_run_refuses_without_user_agent(monkeypatch):
 
 def test_live_run_accepts_declared_user_agent(monkeypatch):
     monkeypatch.setenv("FILINGS_SEC_USER_AGENT", "Acme Research data@acme.example")
-    require_live_ready(load_settings())
+    settings = load_settings()
+    assert require_live_ready(settings) is None
+    assert settings.sec_user_agent == "Acme Research data@acme.example"
+    # the same name without its contact address is refused: the check decided, not passed by
+    monkeypatch.setenv("FILINGS_SEC_USER_AGENT", "Acme Research")
+    with pytest.raises(ConfigError, match="FILINGS_SEC_USER_AGENT"):
+        require_live_ready(load_settings())
 
 
 def test_default_warehouse_is_sqlite_under_data_dir(monkeypatch, tmp_path):

@@ -12,6 +12,7 @@ FONT = "font-family:'Times New Roman',serif;font-size:10pt"
 CELL = "padding:2px 1pt;vertical-align:bottom"
 SPACER = '<td style="padding:0 1pt">&#160;</td>'
 SPAN_MARK = re.compile(r"\{(\d+)\}$")
+SPAN_ALL = "{all}"  # a header cell spanning the label column and every value column
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,11 @@ def _span(cells: list[str], i: int) -> int:
 
 
 def _head_row(row: Row, ncols: int) -> str:
+    if row.cells[1].endswith(SPAN_ALL):  # one cell across the whole row, the label's too
+        text = row.cells[1].removesuffix(SPAN_ALL)
+        body = _font(inline(text), True) if text else ""
+        style = f"{CELL};text-align:center"
+        return f'<tr><td colspan="{4 * ncols + 1}" style="{style}">{body}</td></tr>'
     tds = [f'<td style="{CELL};text-align:left">{_font(inline(row.cells[0]), True)}</td>']
     values = row.cells[1 : ncols + 1]
     i = 0

@@ -21,6 +21,7 @@ from reportlab.platypus import (
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle as RLStyle
 
+from fixturegen.edgar_html import SPAN_ALL, SPAN_MARK
 from fixturegen.seedparse import NIL_MARKS, Block, Para, Table
 
 BODY = ParagraphStyle(
@@ -91,8 +92,15 @@ def statement_table(table: Table) -> RLTable:
         cells = (row.cells + [""] * ncols)[: ncols + 1]
         if row.kind == "head":
             head_rows = r + 1
+            if cells[1].endswith(SPAN_ALL):  # one text run across the whole table
+                cells = [cells[1].removesuffix(SPAN_ALL)] + [""] * ncols
+                spans.append((r, 0, ncols))
             for c in range(1, ncols + 1):
-                if "ended" in cells[c]:
+                marked = SPAN_MARK.search(cells[c])
+                if marked:  # "{n}": the caption spans n columns, drawn as one text run
+                    cells[c] = SPAN_MARK.sub("", cells[c])
+                    spans.append((r, c, c + int(marked.group(1)) - 1))
+                elif "ended" in cells[c]:
                     end = c
                     while end + 1 <= ncols and not cells[end + 1]:
                         end += 1
@@ -120,6 +128,7 @@ def _style(spans: list[tuple[int, int, int]], head_rows: int, ruled: bool) -> li
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
     ]
     cmds += [("SPAN", (c0, r), (c1, r)) for r, c0, c1 in spans]
+    cmds += [("ALIGN", (0, r), (c1, r), "CENTER") for r, c0, c1 in spans if c0 == 0]
     if ruled:
         cmds.append(("GRID", (0, 0), (-1, -1), 0.5, colors.black))
     return cmds

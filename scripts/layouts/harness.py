@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:
 from render import FORMATS, render  # noqa: E402
 from variants import VARIANTS  # noqa: E402
 
-from tasks.extract import extract_file, load_catalog  # noqa: E402
+from tasks.extract import extract_file  # noqa: E402
 from tests.golden.golden import load  # noqa: E402
 from tests.golden.test_golden import _golden_guidance, _guidance  # noqa: E402
 
@@ -55,7 +55,7 @@ def outcome(seed: str, variant: str, fmt: str) -> Outcome:
     text = VARIANTS[variant](base)
     golden = load(seed)
     name, content = render(text, fmt)
-    extraction = extract_file(name, content, load_catalog("QFIN"))
+    extraction = extract_file(name, content, "QFIN")
     got = {f.key: f.value for f in extraction.facts if f.origin == "table"}
     wrong = sum(1 for k, v in got.items() if golden.tables.get(k) != v)
     missing = len(set(golden.tables) - set(got))

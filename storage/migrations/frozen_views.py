@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from sqlalchemy.engine import Connection
 
+from storage.migrations.frozen_views_0014 import CHANGED_0014
+
 Views = dict[str, dict[str, str]]  # name -> dialect -> SELECT, in creation order
 
 
@@ -1097,3 +1099,8 @@ VIEWS_0013: Views = {
         "postgresql": _EXTRACTION_ACCURACY_0013_POSTGRESQL,
     },
 }
+
+
+# Revision 0014: proved_by on facts_history, facts_latest and line_items; metric_labels lists the
+# metrics the proofs added (their SQL in frozen_views_0014, to keep this file from growing).
+VIEWS_0014: Views = {**VIEWS_0013, **CHANGED_0014}

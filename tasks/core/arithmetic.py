@@ -56,6 +56,7 @@ class Line:
     label: str
     value: Decimal
     decimals: int  # XBRL-style: -3 for a figure printed in thousands
+    index: int = -1  # the row's position in the rows proved (:func:`columns`), -1: none
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,7 @@ class Proof:
     unproved: int  # rows that must be totals and are not (judged or not)
     disagreements: tuple[Disagreement, ...]  # those judged: printed, yet not their rows' sum
     balanced: bool  # its last two figures agree (a balance sheet's two sides)
+    ties: tuple[tuple[int, str], ...] = ()  # (row index, how its figure was tied) per row
 
 
 def is_total(label: str) -> bool:
@@ -93,11 +95,14 @@ def prove(lines: Iterable[Line], balance_sheet: bool = False) -> Proof:
     than twice as many totals proved as disagreeing): a summary table (selected lines) is not.
     """
     stack: list[Line] = []
+    ties: dict[int, str] = {}
     proved, since, failed, last = 0, 0, [], None
     for line in lines:
         total = is_total(line.label)
         depth = _proving_depth(stack, line, total)
         if depth:
+            if depth > 0 or total:  # a plain line's difference ties nothing: any figure is one
+                _tie(ties, line, stack[-abs(depth) :])
             if depth > 0:  # its parts are replaced by it (not a plain line's difference)
                 del stack[-depth:]
             proved, since = proved + 1, 0
@@ -109,7 +114,7 @@ def prove(lines: Iterable[Line], balance_sheet: bool = False) -> Proof:
                     line = replace(line, value=found.nearest)
             since += 0 if total else 1  # plain lines since the last total proved
         stack.append(line)
-        _fold_parent(stack)
+        _fold_parent(stack, ties)
         last = line
     balanced = len(stack) >= 2 and abs(stack[-1].value - stack[-2].value) <= _slack(stack[-2:])
     wrong = [d for d, summary in failed if not (summary and (balanced or not balance_sheet))]
@@ -118,24 +123,40 @@ def prove(lines: Iterable[Line], balance_sheet: bool = False) -> Proof:
         other = stack[-2]  # the balance sheet's two sides differ
         wrong.append(Disagreement(last.label, last.value, other.value, _slack([other, last])))
     judged = proved > 2 * len(wrong)
-    return Proof(proved, len(failed), tuple(wrong) if judged else (), balanced)
+    if balanced:
+        _tie(ties, stack[-1], stack[-2:-1], "balances with")
+    # a sum that held is a proof whatever else in the column disagrees (the gate judges that)
+    return Proof(
+        proved, len(failed), tuple(wrong) if judged else (), balanced, tuple(sorted(ties.items()))
+    )
+
+
+def _tie(ties: dict[int, str], total: Line, parts: Sequence[Line], verb: str = "") -> None:
+    """Record that ``total`` equals ``parts`` (each part's tie names the total)."""
+    name = total.label or "(unlabelled subtotal)"
+    for part in parts:
+        if part.index >= 0:
+            ties.setdefault(part.index, f"{verb or 'adds up to'} {name!r}")
+    if total.index >= 0:
+        what = f"{verb} {parts[0].label or '(unlabelled subtotal)'!r}" if verb else ""
+        ties.setdefault(total.index, what or f"the sum of the {len(parts)} figures above it")
 
 
 def columns(rows: Iterable[StatementRow]) -> dict[str, list[Line]]:
     """A document's rows as the columns to prove: per statement title, period and currency,
     its money figures (those at the column's usual scale: not per-share amounts) in order."""
-    grouped: dict[str, list[StatementRow]] = {}
-    for row in rows:
+    grouped: dict[str, list[tuple[int, StatementRow]]] = {}
+    for index, row in enumerate(rows):
         if row.statement in PROVED and row.currency:
             period = f"{row.period_start or ''}..{row.period_end}".lstrip(".")
             key = f"{row.statement.value.replace('_', ' ')} {period} {row.currency}"
-            grouped.setdefault(key, []).append(row)
+            grouped.setdefault(key, []).append((index, row))
     found = {}
     for key, members in grouped.items():
-        scales = Counter(r.scale for r in members)
+        scales = Counter(r.scale for _, r in members)
         usual = scales.most_common(1)[0][0]
-        ordered = sorted((r for r in members if r.scale == usual), key=lambda r: r.row_index)
-        found[key] = [Line(r.row_label, r.value, r.decimals) for r in ordered]
+        ordered = sorted((m for m in members if m[1].scale == usual), key=lambda m: m[1].row_index)
+        found[key] = [Line(r.row_label, r.value, r.decimals, i) for i, r in ordered]
     return found
 
 
@@ -157,7 +178,7 @@ def _proving_depth(stack: list[Line], line: Line, total: bool) -> int:
     return 0
 
 
-def _fold_parent(stack: list[Line]) -> None:
+def _fold_parent(stack: list[Line], ties: dict[int, str]) -> None:
     """A figure printed above its parts ("Credit driven services" then its three lines): once
     the plain lines below it add up to it, they are folded into it (never totals: a balance
     sheet's total assets are not the parent of its liabilities and equity)."""
@@ -166,6 +187,7 @@ def _fold_parent(stack: list[Line]) -> None:
         parent, parts = stack[position], stack[position + 1 :]
         if len(parts) >= 2 and abs(running - parent.value) <= _slack(stack[position:]):
             if not any(is_total(p.label) for p in parts):
+                _tie(ties, parent, parts)
                 del stack[position + 1 :]
             return
         running += parent.value

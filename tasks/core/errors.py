@@ -4,16 +4,25 @@ Standard library only. Transport errors split into retriable (try again later: 4
 timeouts, dropped connections) and fatal (retrying cannot help: bad URL, 400, 401); a throttle
 block is its own kind because retrying inside it extends it. ``classify_status`` is the one
 place an HTTP status becomes an error class.
+
+Whether an error is worth retrying is its type's ``retriable``, never words in its message: a
+message says what happened; the layer that retries (the Prefect task's retry condition,
+``tasks.sources.retry``) says it retries, and whoever reports a failure afterwards says what
+happens next (``after_retries``).
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import ClassVar
 
 
 class PipelineError(Exception):
-    """Base class: the message is one line a person can act on."""
+    """Base class: the message is one line a person can act on; ``retriable`` says whether
+    trying again later can succeed (a property of the type)."""
+
+    retriable: ClassVar[bool] = False
 
 
 class ConfigError(PipelineError):
@@ -37,6 +46,8 @@ class TransportError(PipelineError):
 class RetriableTransportError(TransportError):
     """Temporary: 429, 5xx, timeout, dropped connection, truncated body. Retry with backoff;
     ``retry_after`` (seconds) is the wait the server asked for (429/503 Retry-After), if any."""
+
+    retriable: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -134,7 +145,7 @@ def classify_status(
 
 def _retriable(status: int, url: str, wait: float | None, max_wait: float) -> TransportError:
     if wait is None:
-        return RetriableTransportError(f"{url}: HTTP {status}, will retry", url=url, status=status)
+        return RetriableTransportError(f"{url}: HTTP {status}", url=url, status=status)
     if wait > max_wait:
         return RateLimitedError(
             f"{url}: HTTP {status} asks to wait {wait:.0f} s (Retry-After), over the "
@@ -144,7 +155,7 @@ def _retriable(status: int, url: str, wait: float | None, max_wait: float) -> Tr
             status=status,
         )
     return RetriableTransportError(
-        f"{url}: HTTP {status}, will retry after {wait:.0f} s (Retry-After)",
+        f"{url}: HTTP {status}, asked to wait {wait:.0f} s (Retry-After)",
         url=url,
         status=status,
         retry_after=wait,
@@ -169,14 +180,18 @@ def parse_retry_after(value: str, now: datetime | None = None) -> float | None:
 
 
 def is_retriable(exc: BaseException) -> bool:
-    """True for errors a retry with backoff can fix."""
-    return isinstance(exc, RetriableTransportError)
+    """True for errors a retry with backoff can fix (their type says so)."""
+    return isinstance(exc, PipelineError) and exc.retriable
 
 
 def one_line(exc: BaseException) -> str:
-    """An error as a run reports it after its retries: its type and the first line of its
-    message, where "will retry" becomes what happens next."""
+    """An error in one line: its type and the first line of its message (what happened)."""
     text = str(exc).strip().splitlines()
-    line = f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
-    # reported after the task's retries are spent: the next run is the retry
-    return line.replace(", will retry", " (retries spent; the next run tries again)")
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+
+
+def after_retries(exc: BaseException) -> str:
+    """An error as a run reports it once the task's retries are spent: what happened, and
+    for a retriable one what happens next (the next run tries again)."""
+    line = one_line(exc)
+    return f"{line} (retries spent; the next run tries again)" if is_retriable(exc) else line

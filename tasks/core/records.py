@@ -99,6 +99,9 @@ class Fact:
     basis: Basis = Basis.US_GAAP
     origin: Origin = Origin.TABLE
     flags: tuple[str, ...] = ()  # e.g. "suspect_decimal_separator"
+    # how the document proves it (tasks/core/proofs): "identity: <name>", "arithmetic: ...",
+    # "witness: ..."; "" for a figure no statement holds (a KPI, a narrative figure)
+    proved_by: str = ""
 
     @property
     def key(self) -> tuple[str, date | None, date, str]:
@@ -180,6 +183,33 @@ class Extraction:
     # Every value cell of the primary statements as printed, and the rows that could not be read.
     rows: tuple[StatementRow, ...] = ()
     refused: tuple[RefusedRow, ...] = ()
+    # The proof (tasks/core/proofs): statement figures nothing tied (never published), every
+    # identity's verdict, and how each row of ``rows`` was tied by its statement's arithmetic.
+    unproven: tuple[Fact, ...] = ()
+    verdicts: tuple[Verdict, ...] = ()
+    row_ties: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One identity on one statement's figures of one period: held, failed, or not evaluated
+    because some of its terms are not printed (``missing``)."""
+
+    identity: str
+    group: str  # "balance sheet 2024-12-31 HKD"
+    held: bool
+    missing: tuple[str, ...]  # metrics not printed
+    lhs: Decimal = Decimal(0)
+    rhs: Decimal = Decimal(0)
+    tolerance: Decimal = Decimal(0)
+    terms: tuple[str, ...] = ()  # the metrics evaluated
+    closes: bool = False  # a closing identity of its statement (it balances / profit closes)
+    printed: tuple[tuple[str, str, Decimal], ...] = ()  # (metric, label as printed, value)
+
+    @property
+    def evaluated(self) -> bool:
+        """True when every term was printed."""
+        return not self.missing
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,3 +70,4 @@ class LineItem:
     row: StatementRow
     unit: str  # CNY, USD/share, shares, ... (as facts_latest's unit)
     metric: str | None = None
+    proved_by: str | None = None  # how the document proves the figure (tasks/core/proofs)

@@ -299,7 +299,9 @@ def _row(
     if column.end is None:
         return "period not readable from the header"
     unit = _unit(label, section, cell)
-    cents = cents_of(label)  # "(Hong Kong cents)": hundredths of the label's currency
+    # "(Hong Kong cents)": hundredths of the label's currency, printed on the row or on the
+    # heading above its sub-rows ("Earnings per share (HK cents)" over "- Basic")
+    cents = cents_of(label) or (cents_of(section) if unit == "per_share" else None)
     currency = ""
     if unit in ("money", "per_share"):
         stated = [cell.currency, cents or "", *currencies_in(column.header), setting.currency]
@@ -332,7 +334,7 @@ def _unit(label: str, section: str, cell: CellValue) -> str:
         return "percent"
     if _SHARES.search(label) or (_SHARES.search(section) and not _PER_SHARE.search(label)):
         return "count"  # "Weighted average ADS used in calculating net income per ADS"
-    if _PER_SHARE.search(f"{section} {label}") or cents_of(label) is not None:
+    if _PER_SHARE.search(f"{section} {label}") or cents_of(f"{section} {label}") is not None:
         return "per_share"
     return "money"
 

@@ -58,7 +58,11 @@ def _nil(text: str) -> bool:
 
 
 def align(
-    rows: list[list[Placed]], tolerance: float, regions: bool = False, in_order: bool = False
+    rows: list[list[Placed]],
+    tolerance: float,
+    regions: bool = False,
+    in_order: bool = False,
+    flowing: bool = False,
 ) -> list[list[str]]:
     """Rows of positioned cells -> rows of [label, value 1, ..., value n].
 
@@ -72,25 +76,40 @@ def align(
     figures = sorted(
         (c.start, c.end) for r in rows for c in r if is_figure(c.text) and not _nil(c.text)
     )
-    if in_order:
+    if in_order and not flowing:
         figures = _aligned(figures, min(r[0].start for r in rows if r))
     if not figures:
         return [[" ".join(c.text for c in row if c.text)] for row in rows]
     columns = _merge(figures, tolerance)
+    # the rows read without the columns' geometry (loose builds on this module)
+    from tasks.parsers import loose  # noqa: PLC0415
+
+    if not in_order and loose.crowded(rows, columns):
+        # the figures stand in each line's flow, not in columns (a text's lines drawn as
+        # text runs): read as laid-out text is, by count and order
+        return align(rows, tolerance, regions, in_order=True, flowing=True)
+    aligned = columns
     if in_order:
-        columns = _counted(rows, columns)
+        columns = _counted(rows, [] if flowing else columns) or columns
     headers = _bands(columns) if regions else columns
     # a row's first words that start in the label column are its label, however far they run
     # (a long label printed across the NOTES column, a wrapped one's first line)
     reach = (min(r[0].start for r in rows if r) + columns[0][0]) / 2
+    printed = rows
     if in_order:
         rows = [_label_figures(row, columns[0][0] - tolerance) for row in rows]
-    return [
+    out = [
         _heads_row(row, len(columns))
         or (in_order and (_in_order(row, len(columns)) or _pushed(row, columns)))
         or _place_row(row, columns, headers, tolerance, reach)
         for row in rows
     ]
+    if in_order:
+        out = loose.tails(out)
+    if columns is aligned:
+        return out
+    # the figures share no column edges: the columns are counted, positions tell nothing
+    return loose.without_geometry(printed, out)
 
 
 def _aligned(figures: list[Span], left: float) -> list[Span]:
@@ -185,6 +204,8 @@ def _label_figures(row: list[Placed], first: float) -> list[Placed]:
     lead = [c for c in row if c.end < first and c.text not in CURRENCY_MARKS]
     if len(lead) < 2 or lead != row[: len(lead)] or all(is_figure(c.text) for c in lead):
         return row
+    if all(heads(c.text) for c in lead):
+        return row  # "2023  2024  2024" at the margin: column heads, not a label
     worded = any(is_figure(a.text) and not is_figure(b.text) for a, b in pairwise(lead))
     if not worded and any(is_figure(c.text) for c in row[len(lead) :]):
         return row
@@ -269,6 +290,10 @@ def _place_row(
 
 def _targets(cell: Placed, columns: list[Span], headers: list[Span], data: bool) -> list[int]:
     hits = _overlapping(cell, columns, 0.0)[:1] if data else _overlapping(cell, headers, 0.5)
+    # a head set flush with the left edge of a column's figures heads that column too (a
+    # spanning head left-aligned in its cells, as w3m prints it)
+    flush = [i for i, (left, _) in enumerate(columns) if not data and left == cell.start]
+    hits = sorted({*hits, *flush})
     if hits:
         return hits
     after = [i for i, (left, _) in enumerate(columns) if left >= cell.start]

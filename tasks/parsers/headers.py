@@ -159,6 +159,8 @@ def spread(row: Row, notes: frozenset[int] | set[int] = frozenset()) -> Row:
     if len(texts) != 1 or count < 2:
         return row
     text = texts.pop()
+    if not any(row[1:]) and _one_part(text):
+        return ("", *([text] * (len(row) - 1)))
     for rx in _PIECES:
         parts = [m.group(0).strip(" ,") for m in rx.finditer(text)]
         rest = _FILLER.sub(" ", rx.sub(" ", text))
@@ -169,6 +171,19 @@ def spread(row: Row, notes: frozenset[int] | set[int] = frozenset()) -> Row:
                 out[i] = parts[n // each]
             return tuple(out)
     return row
+
+
+def _one_part(text: str) -> bool:
+    """A header line in the label column naming one period part and no year ("December
+    31,", "Three months ended"): it heads every value column."""
+    if _YEAR_RE.search(text):
+        return False
+    for rx in _PIECES:
+        parts = rx.findall(text)
+        if parts:
+            rest = _FILLER.sub(" ", rx.sub(" ", text))
+            return len(parts) == 1 and not re.search(r"[A-Za-z0-9]", rest)
+    return False
 
 
 def _is_usd(rows: list[Row], i: int) -> bool:

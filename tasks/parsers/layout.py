@@ -209,7 +209,10 @@ def _is_title(
         return True
     kind = statement_kind(text) if len(text) <= 150 else None
     opened = any(_has_amount(r) for r in rows)
-    return kind is not None and (words_only or (opened and open_kind not in (None, kind)))
+    # rows of words without a digit (running text, no header yet) are no table: a
+    # statement's name opens one
+    worded = not any(ch.isdigit() for r in rows for ch in _text(r))
+    return kind is not None and (words_only or worded or (opened and open_kind not in (None, kind)))
 
 
 def _wraps_title(last: str, text: str) -> bool:

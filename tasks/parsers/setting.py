@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from tasks.parsers.headers import header_lines
 from tasks.parsers.tablemeta import (
     CONTINUED,
     PERIOD_TITLE_RE,
@@ -56,7 +57,9 @@ def read_setting(
     near = table.preamble[-NEAR:]
     header = header_text(table)
     what, title = find(near, header)
-    continues = is_continuation(near)
+    # only period words above it ("Year ended", a header line at the margin): the previous
+    # statement's next header block
+    continues = is_continuation(near) or (bool(near) and header_lines(near) == list(near))
     if what is not None and lists_statements(table):
         return TableSetting(None)  # a list of contents, not the statement its first line names
     if what is None:

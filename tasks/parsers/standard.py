@@ -108,7 +108,7 @@ def _cell(file: str, locator: str, r: StatementRow | Fact) -> CellKey:
     return (file, locator, r.period_end, Basis(r.basis), abs(r.value))
 
 
-def _row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int, Fact]:
+def row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int, Fact]:
     """Row index -> the table fact read from that row's cell (the same period start, then the
     same label, break a tie)."""
     by_cell: dict[CellKey, list[int]] = defaultdict(list)
@@ -137,7 +137,7 @@ def standard_facts(rows: Sequence[StatementRow], facts: Sequence[Fact]) -> tuple
 
     The first row of a metric and period wins; a key ``facts`` holds is never read again.
     """
-    taken = _row_facts(rows, facts)
+    taken = row_facts(rows, facts)
     held = {f.key for f in facts}
     rules = standard_rules()
     out: list[Fact] = []
@@ -194,13 +194,17 @@ def fact_unit(catalog_unit: str, currency: str) -> str:
     return catalog_unit
 
 
-def line_items(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> tuple[LineItem, ...]:
-    """Every row as a line item, with the metric and unit of the table fact read from its cell."""
-    chosen = _row_facts(rows, facts)
+def line_items(
+    rows: Sequence[StatementRow], facts: Iterable[Fact], ties: Iterable[tuple[int, str]] = ()
+) -> tuple[LineItem, ...]:
+    """Every row as a line item, with the metric, unit and proof of the table fact read from
+    its cell; a row no published fact holds keeps its own arithmetic's tie (``ties``)."""
+    chosen = row_facts(rows, facts)
+    tied = dict(ties)
     return tuple(
-        LineItem(row, chosen[i].unit, chosen[i].metric)
+        LineItem(row, chosen[i].unit, chosen[i].metric, chosen[i].proved_by or None)
         if i in chosen
-        else LineItem(row, row_unit(row))
+        else LineItem(row, row_unit(row), None, tied.get(i))
         for i, row in enumerate(rows)
     )
 
@@ -214,7 +218,7 @@ def row_unit(row: StatementRow) -> str:
             return f"{row.currency}/ADS"
         if any(w in label for w in ("per share", "per ordinary share", "per common share", "每股")):
             return f"{row.currency}/share"
-        if cents_of(row.row_label) is not None:  # "— Basic (Hong Kong cents)" under EPS
+        if cents_of(f"{row.section} {row.row_label}") is not None:  # "(HK cents)" on EPS
             return f"{row.currency}/share"
         return row.currency
     if "%" in label or "percent" in label or "margin" in label:

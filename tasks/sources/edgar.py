@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
@@ -20,7 +20,7 @@ from tasks.core.enums import SourceName
 from tasks.core.errors import ParseError
 from tasks.core.fiscal import valid_year_end
 from tasks.core.records import DocumentRef, Issuer, SourceFile
-from tasks.core.xbrlrecords import ANNUAL_FORMS, QUARTERLY_FORMS
+from tasks.core.xbrlrecords import ANNUAL_FORMS, QUARTERLY_FORMS, AuditedFiling
 from tasks.sources import urls
 from tasks.sources.http import Response
 from tasks.sources.listing import Listed, Listing, from_iso, iso
@@ -169,16 +169,32 @@ def wanted_files(files: Sequence[SourceFile]) -> tuple[SourceFile, ...]:
 
 
 def filing_ref(issuer: Issuer, row: FilingRow, archives_url: str) -> DocumentRef:
-    """The document record of one filing row."""
-    return DocumentRef(
-        source=SourceName.SEC,
-        source_id=row.accession,
-        issuer=issuer.ticker,
-        form=row.form,
-        title=row.description or row.form,
-        published_at=row.accepted_at,
-        url=urls.sec_filing_index(archives_url, issuer.cik, row.accession),
-    )
+    """The document record of one filing row (its index page as its URL)."""
+    url = urls.sec_filing_index(archives_url, issuer.cik, row.accession)
+    return _sec_ref(issuer, row.accession, row.form, row.description or row.form,
+                    row.accepted_at, url)  # fmt: skip
+
+
+def audited_filing_ref(issuer: Issuer, filing: AuditedFiling, archives_url: str) -> DocumentRef:
+    """The document an audited filing's XBRL company facts are recorded as: its folder on
+    EDGAR as its URL, published at the start of its (US-Eastern) filing day."""
+    url = urls.sec_filing_folder(archives_url, issuer.cik, filing.accession)
+    filed = datetime.combine(filing.filed, time(), tzinfo=EASTERN)
+    title = f"{filing.form} (XBRL company facts)"
+    return _sec_ref(issuer, filing.accession, filing.form, title, filed, url, SourceName.XBRL)
+
+
+def _sec_ref(
+    issuer: Issuer,
+    accession: str,
+    form: str,
+    title: str,
+    published_at: datetime,
+    url: str,
+    source: SourceName = SourceName.SEC,
+) -> DocumentRef:
+    return DocumentRef(source=source, source_id=accession, issuer=issuer.ticker, form=form,
+                       title=title, published_at=published_at, url=url)  # fmt: skip
 
 
 def list_filings(

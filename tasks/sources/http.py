@@ -190,7 +190,7 @@ class HttpClient:
     def _late(self, url: str) -> RetriableTransportError:
         return RetriableTransportError(
             f"{url}: still answering at the deadline ({self.deadline:g} s for a whole request,"
-            " FILINGS_HTTP_DEADLINE_SECONDS), will retry",
+            " FILINGS_HTTP_DEADLINE_SECONDS)",
             url=url,
         )
 
@@ -212,9 +212,7 @@ class HttpClient:
                 allow_redirects=False,
             )
         except (requests.ConnectionError, requests.Timeout) as exc:
-            raise RetriableTransportError(
-                f"{url}: {type(exc).__name__}, will retry", url=url
-            ) from None
+            raise RetriableTransportError(f"{url}: {type(exc).__name__}", url=url) from None
         except requests.RequestException as exc:
             raise FatalTransportError(f"{url}: {_first_line(exc)}", url=url) from None
         finally:  # the answer's head is here (or nothing will come): the server has seen it

@@ -2,6 +2,8 @@
 
 429, 5xx, timeouts and truncated bodies back off (growing delays with jitter); SEC's rate-limit
 block (RateLimitedError) and not-found are never retried: retrying inside the block extends it.
+Whether an error is retriable is its type (``retriable``); Prefect's task engine, the layer that
+retries, says so ("Retry 1/3 will start ..."): no error message promises a retry itself.
 """
 
 from __future__ import annotations

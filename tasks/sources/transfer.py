@@ -82,7 +82,7 @@ def read_body(
                 raise _too_big(url, max_bytes, "sent more")
             if clock() > deadline:
                 raise RetriableTransportError(
-                    f"{url}: body still arriving at the deadline ({size} bytes read), will retry",
+                    f"{url}: body still arriving at the deadline ({size} bytes read)",
                     url=url,
                 )
             parts.append(chunk)
@@ -91,16 +91,14 @@ def read_body(
     except (ProtocolError, OSError):
         raise _cut(url, size, "connection dropped mid-body") from None
     except DecodeError:
-        raise RetriableTransportError(
-            f"{url}: corrupt compressed body, will retry", url=url
-        ) from None
+        raise RetriableTransportError(f"{url}: corrupt compressed body", url=url) from None
     finally:
         raw.close()
     return b"".join(parts)
 
 
 def _cut(url: str, size: int, how: str) -> RetriableTransportError:
-    return RetriableTransportError(f"{url}: {how} ({size} bytes read), will retry", url=url)
+    return RetriableTransportError(f"{url}: {how} ({size} bytes read)", url=url)
 
 
 def read_prefix(raw: requests.Response, size: int = 2000) -> bytes:
@@ -124,7 +122,7 @@ def check_length(url: str, headers: Any, content: bytes) -> None:
     declared = headers.get("Content-Length")
     if declared and headers.get("Content-Encoding") is None and int(declared) != len(content):
         raise RetriableTransportError(
-            f"{url}: truncated body ({len(content)} of {declared} bytes), will retry", url=url
+            f"{url}: truncated body ({len(content)} of {declared} bytes)", url=url
         )
 
 
@@ -155,9 +153,7 @@ def check_not_empty(url: str, status: int, content: bytes) -> None:
     """A 200 answer with no content (zero bytes, or only whitespace) is a server's hiccup, not
     a document: retriable, never handed on to be archived, extracted or stored as loaded."""
     if status == 200 and not content.strip():
-        raise RetriableTransportError(
-            f"{url}: empty body ({len(content)} bytes), will retry", url=url
-        )
+        raise RetriableTransportError(f"{url}: empty body ({len(content)} bytes)", url=url)
 
 
 def check_pdf(url: str, content: bytes, kind: str) -> None:
@@ -166,7 +162,7 @@ def check_pdf(url: str, content: bytes, kind: str) -> None:
     if content.startswith(b"%PDF-"):
         if b"%%EOF" not in content[-2048:]:
             raise RetriableTransportError(
-                f"{url}: truncated PDF (no %%EOF trailer, {len(content)} bytes), will retry",
+                f"{url}: truncated PDF (no %%EOF trailer, {len(content)} bytes)",
                 url=url,
             )
         return

@@ -9,9 +9,9 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from conftest import PASSWORD, Mailbox
@@ -20,6 +20,7 @@ from sqlalchemy import Engine, select, text
 from werkzeug import Request, Response
 
 from storage.schema import TABLES, alert_deliveries
+from tasks import alert
 from tasks.alert import deliver_pending, store_alerts
 from tasks.config.settings import Settings
 from tasks.core.enums import Origin
@@ -221,28 +222,41 @@ def test_a_refused_smtp_login_is_recorded_without_the_password(
 
 
 def test_two_runs_delivering_at_once_send_each_alert_once(
-    engine: Engine, httpserver: HTTPServer
+    engine: Engine, httpserver: HTTPServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = _alerts(engine, 3)
     [real] = channels_from_settings(_settings(webhook_url=_webhook(httpserver)))
+    # Both runs have read the same three pending alerts before either claims one; then each
+    # one's first send waits for the other's: the second run reached the alert the first
+    # is sending (claimed), and went on to the next.
+    read, sending = threading.Barrier(2, timeout=30), threading.Barrier(2, timeout=30)
+    first = threading.local()
+    deliver = alert._deliver
 
-    def slow(a: PendingDelivery) -> None:
-        time.sleep(0.2)  # the other run reaches the same alert while this one sends
+    def after_both_read(*args: Any, **kwargs: Any) -> list[str]:
+        if not getattr(first, "read", False):
+            first.read = True
+            read.wait()
+        return deliver(*args, **kwargs)
+
+    def send(a: PendingDelivery) -> None:
+        if not getattr(first, "sent", False):
+            first.sent = True
+            sending.wait()
         real.send(a)
 
-    start = threading.Barrier(2)
+    monkeypatch.setattr(alert, "_deliver", after_both_read)
     counts: list[int] = []
 
     def run() -> None:
-        start.wait()
-        counts.append(deliver_pending(engine, [Channel("webhook", slow)]).delivered)
+        counts.append(deliver_pending(engine, [Channel("webhook", send)]).delivered)
 
     threads = [threading.Thread(target=run) for _ in range(2)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=60)
-    assert sum(counts) == 3
+    assert sorted(counts) == [1, 2]  # both sent: neither took every alert
     assert sorted(r.headers["Idempotency-Key"] for r, _ in httpserver.log) == sorted(ids)
 
 

@@ -25,20 +25,23 @@ from .conftest import doc_url, one_line
 DEADLINE = 2.0
 
 
-@pytest.mark.alone  # cut within half a second of its deadline: timed without a neighbour
 class TestTheDeadlineCoversTheWholeRequest:
     """Status line, headers or body dripped one byte at a time: cut at the deadline."""
 
     @pytest.mark.parametrize("fault", ["drip_head", "drip"])
     def test_a_drip_is_cut_at_the_deadline(self, server, make_client, fault):
-        client = make_client(timeout=1.0, deadline=DEADLINE)
-        # each byte well inside the read timeout; the whole far past the deadline (~40 s)
-        server.inject("doc.htm", Answer(200, b"d" * 200, fault=fault, delay=0.2))
+        client = make_client(timeout=2.0, deadline=DEADLINE)
+        # each byte well inside the read timeout; the whole far past the deadline: the head
+        # (~40 bytes) takes ~20 s, the body 100 s
+        server.inject("doc.htm", Answer(200, b"d" * 200, fault=fault, delay=0.5))
         started = time.monotonic()
         with pytest.raises(RetriableTransportError) as caught:
             client.get(doc_url(server))
         took = time.monotonic() - started
-        assert took < DEADLINE + 0.5, f"{took:.1f} s"
+        # cut by the deadline (never before it), long before the answer would have ended:
+        # a bound no busy machine reaches (the head alone is 20 s), printed as measured
+        print(f"{fault}: cut after {took:.2f} s (deadline {DEADLINE:g} s)")
+        assert DEADLINE <= took < 5 * DEADLINE, f"{took:.1f} s"
         line = one_line(caught.value)
         assert "deadline" in line and f"{DEADLINE:.0f} s" in line, line
 

@@ -41,7 +41,7 @@ def catalog() -> LabelCatalog:
 def extraction(path: Path) -> Extraction:
     """Extract a fixture file once per session."""
     if path not in _CACHE:
-        _CACHE[path] = extract_file(path.name, path.read_bytes(), load_catalog("QFIN"))
+        _CACHE[path] = extract_file(path.name, path.read_bytes(), "QFIN")
     return _CACHE[path]
 
 

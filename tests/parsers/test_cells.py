@@ -10,7 +10,6 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 from tasks.extract import extract_file
-from tasks.parsers.catalog import LabelCatalog
 from tasks.parsers.numbers import CellKind, parse_cell
 
 _HTML = b"""<html><body>
@@ -90,44 +89,42 @@ class TestCellParsing:
 
 
 class TestSmallHtml:
-    def _facts(self, catalog: LabelCatalog) -> dict[tuple[str, date | None], Decimal]:
-        result = extract_file("small.htm", _HTML, catalog)
+    def _facts(self) -> dict[tuple[str, date | None], Decimal]:
+        result = extract_file("small.htm", _HTML, "QFIN")
         return {(f.metric, f.period_start): f.value for f in result.facts}
 
-    def test_negative_split_over_three_cells(self, catalog: LabelCatalog) -> None:
-        assert self._facts(catalog)[("other_income_net", date(2023, 4, 1))] == Decimal("-366065000")
+    def test_negative_split_over_three_cells(self) -> None:
+        assert self._facts()[("other_income_net", date(2023, 4, 1))] == Decimal("-366065000")
 
-    def test_negative_split_over_two_cells(self, catalog: LabelCatalog) -> None:
-        assert self._facts(catalog)[("other_income_net", date(2024, 4, 1))] == Decimal("-1234000")
+    def test_negative_split_over_two_cells(self) -> None:
+        assert self._facts()[("other_income_net", date(2024, 4, 1))] == Decimal("-1234000")
 
-    def test_dash_is_zero_in_a_row_with_numbers(self, catalog: LabelCatalog) -> None:
-        assert self._facts(catalog)[("interest_income_net", date(2023, 4, 1))] == Decimal(0)
+    def test_dash_is_zero_in_a_row_with_numbers(self) -> None:
+        assert self._facts()[("interest_income_net", date(2023, 4, 1))] == Decimal(0)
 
-    def test_wrapped_label_lowercase_continuation(self, catalog: LabelCatalog) -> None:
-        assert self._facts(catalog)[("income_tax_expense", date(2024, 4, 1))] == Decimal(
-            "700055000"
-        )
+    def test_wrapped_label_lowercase_continuation(self) -> None:
+        assert self._facts()[("income_tax_expense", date(2024, 4, 1))] == Decimal("700055000")
 
-    def test_usd_column_skipped(self, catalog: LabelCatalog) -> None:
-        result = extract_file("small.htm", _HTML, catalog)
+    def test_usd_column_skipped(self) -> None:
+        result = extract_file("small.htm", _HTML, "QFIN")
         assert len([f for f in result.facts if f.metric == "other_income_net"]) == 2
 
 
 class TestSmallPdf:
-    def test_total_assets(self, catalog: LabelCatalog) -> None:
+    def test_total_assets(self) -> None:
         facts = {
-            (f.metric, f.period_end): f.value for f in extract_file("s.pdf", _pdf(), catalog).facts
+            (f.metric, f.period_end): f.value for f in extract_file("s.pdf", _pdf(), "QFIN").facts
         }
         assert facts[("total_assets", date(2024, 12, 31))] == Decimal("48132618000")
 
-    def test_usd_never_a_fact(self, catalog: LabelCatalog) -> None:
-        raws = {f.provenance.raw_text for f in extract_file("s.pdf", _pdf(), catalog).facts}
+    def test_usd_never_a_fact(self) -> None:
+        raws = {f.provenance.raw_text for f in extract_file("s.pdf", _pdf(), "QFIN").facts}
         assert "6,594,142" not in raws
 
-    def test_damaged_pdf_raises_parse_error(self, catalog: LabelCatalog) -> None:
+    def test_damaged_pdf_raises_parse_error(self) -> None:
         import pytest
 
         from tasks.core.errors import ParseError
 
         with pytest.raises(ParseError, match="broken.pdf"):
-            extract_file("broken.pdf", b"%PDF-1.4 garbage", catalog)
+            extract_file("broken.pdf", b"%PDF-1.4 garbage", "QFIN")

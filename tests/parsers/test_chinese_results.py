@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tasks.core.enums import DocKind
-from tasks.core.records import Extraction, StoredFile
+from tasks.core.records import Extraction, Fact, StoredFile
 from tasks.core.rowrecords import StatementKind
 from tasks.extract import extract_document
 from tasks.parsers.classify import classify
@@ -121,10 +121,11 @@ class TestTraditionalEdition:
             row = rows[year]
             assert (row.period_start, row.period_end) == _period(statement, year)
             assert row.value == thousands * 1000
-        facts = {f.period_end.year: f for f in traditional.facts if f.metric == metric}
+        facts = {f.period_end.year: f for f in _mapped(traditional) if f.metric == metric}
         assert {y: abs(f.value) for y, f in facts.items()} == {
             y: abs(v) * 1000 for y, v in expected.items()
         }
+        _published_only_when_proved(traditional, metric)
 
     def test_the_balance_sheet_sections_close_at_their_totals(self, traditional):
         sections = {r.row_label: r.section for r in traditional.rows}
@@ -155,7 +156,27 @@ class TestSimplifiedEdition:
             assert _period(statement, year) == (rows[year].period_start, rows[year].period_end)
             # one decimal of a million: within half of 100,000 yuan of the real figure
             assert abs(rows[year].value - thousands * 1000) <= 50_000
-        assert {f.period_end.year for f in simplified.facts if f.metric == metric} == {2023, 2024}
+        assert {f.period_end.year for f in _mapped(simplified) if f.metric == metric} == {
+            2023, 2024
+        }  # fmt: skip
+        _published_only_when_proved(simplified, metric)
+
+
+# A summary of selected lines: its balance sheet totals balance (published, proved), but its
+# cash line adds up to nothing printed and its cash flows print no change in cash (line items).
+UNTIED = {"cash_and_cash_equivalents", "net_cash_operating", "net_cash_investing"}
+
+
+def _mapped(extraction: Extraction) -> tuple[Fact, ...]:
+    return extraction.facts + extraction.unproven
+
+
+def _published_only_when_proved(extraction: Extraction, metric: str) -> None:
+    published = [f for f in extraction.facts if f.metric == metric]
+    if metric in UNTIED:
+        assert published == []
+    else:
+        assert published and all(f.proved_by.startswith("identity: ") for f in published)
 
 
 def test_a_chinese_results_announcement_is_results_even_when_no_statement_was_read() -> None:

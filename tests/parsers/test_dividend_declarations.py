@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tasks.parsers.dividends import extract_dividends
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
@@ -20,7 +20,7 @@ H1_2024 = (date(2024, 1, 1), date(2024, 6, 30))
 
 
 def _read(name: str) -> list[tuple[object, ...]]:
-    found = extract_file(name, (REAL / name).read_bytes(), load_catalog("EBORL")).dividends
+    found = extract_file(name, (REAL / name).read_bytes(), "EBORL").dividends
     return [
         (
             d.currency,

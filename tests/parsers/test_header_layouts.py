@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from tasks.core.records import Extraction
 from tasks.core.rowrecords import StatementKind
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 
 DEC23, DEC24, MAR24 = date(2023, 12, 31), date(2024, 12, 31), date(2024, 3, 31)
 Q4_23, Q4_24 = (date(2023, 10, 1), DEC23), (date(2024, 10, 1), DEC24)
@@ -24,7 +24,7 @@ SCALE = "(Amounts in thousands of Renminbi (“RMB”) and U.S. dollars (“USD�
 
 
 def _read(text: str, name: str = "release.txt") -> Extraction:
-    return extract_file(name, text.encode(), load_catalog("QFIN"))
+    return extract_file(name, text.encode(), "QFIN")
 
 
 def _rows(extraction: Extraction) -> dict[tuple[str, date | None, date], Decimal]:

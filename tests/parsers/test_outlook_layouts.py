@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tasks.core.records import Guidance
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 
 SEED = (
     Path(__file__).resolve().parent.parent
@@ -20,7 +20,7 @@ MARK = "non-GAAP net income^{*13} between"
 
 
 def _guidance(text: str) -> tuple[Guidance, ...]:
-    return extract_file(SEED.name, text.encode(), load_catalog("QFIN")).guidance
+    return extract_file(SEED.name, text.encode(), "QFIN").guidance
 
 
 class TestQ4_2024OutlookAcrossBreaks:

@@ -21,7 +21,6 @@ from tasks.core.errors import ParseError
 from tasks.core.records import Extraction, Fact
 from tasks.extract import extract_file
 from tasks.parsers import pdf as pdf_module
-from tasks.parsers.catalog import LabelCatalog
 from tasks.parsers.pdf import parse_pdf
 from tasks.parsers.pdftext import PageTexts
 from tests.parsers.conftest import Q4_2024_PDF
@@ -53,11 +52,11 @@ class _PlumberTexts:
 
 
 def test_truetype_extraction_equals_pdfplumbers_text(
-    truetype_pdf: bytes, catalog: LabelCatalog, monkeypatch: pytest.MonkeyPatch
+    truetype_pdf: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ours = extract_file(NAME, truetype_pdf, catalog)
+    ours = extract_file(NAME, truetype_pdf, "QFIN")
     monkeypatch.setattr(pdf_module, "PageTexts", _PlumberTexts)
-    plumbers = extract_file(NAME, truetype_pdf, catalog)
+    plumbers = extract_file(NAME, truetype_pdf, "QFIN")
     assert ours.facts and ours.guidance and ours.dividends
     assert any(f.origin == "narrative" for f in ours.facts)
     assert ours == plumbers  # everything, provenance included
@@ -82,10 +81,10 @@ def _comparable(extraction: Extraction) -> Extraction:
 
 
 def test_truetype_extraction_equals_the_standard_font_fixture(
-    truetype_pdf: bytes, catalog: LabelCatalog
+    truetype_pdf: bytes,
 ) -> None:
-    ours = extract_file(NAME, truetype_pdf, catalog)
-    standard = extract_file(NAME, Q4_2024_PDF.read_bytes(), catalog)
+    ours = extract_file(NAME, truetype_pdf, "QFIN")
+    standard = extract_file(NAME, Q4_2024_PDF.read_bytes(), "QFIN")
     assert len(standard.facts) > 200 and standard.guidance and standard.dividends
     # table facts, guidance, dividends, unmapped, warnings, usd rate: exactly
     assert [f for f in ours.facts if f.origin == "table"] == [

@@ -20,7 +20,7 @@ import pytest
 
 from tasks.core.enums import DocKind
 from tasks.core.rowrecords import StatementRow
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tests.golden.golden import load_section_rows
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
@@ -32,7 +32,7 @@ _READ: dict[str, tuple[StatementRow, ...]] = {}
 def _rows(name: str) -> tuple[StatementRow, ...]:
     if name not in _READ:
         path = REAL / name
-        _READ[name] = extract_file(name, path.read_bytes(), load_catalog("EBORL")).rows
+        _READ[name] = extract_file(name, path.read_bytes(), "EBORL").rows
     return _READ[name]
 
 
@@ -104,7 +104,7 @@ class RealDocument:
 
     def test_it_is_a_results_document(self) -> None:
         path = REAL / self.document
-        assert extract_file(path.name, path.read_bytes(), load_catalog("EBORL")).kind == self.kind
+        assert extract_file(path.name, path.read_bytes(), "EBORL").kind == self.kind
 
 
 class TestErnestBorelAnnualResults2014English(RealDocument):

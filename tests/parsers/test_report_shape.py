@@ -23,7 +23,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 from tasks.core.enums import DocKind
-from tasks.extract import Extraction, extract_file, load_catalog
+from tasks.extract import Extraction, extract_file
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 INTERIM = "HK01856_2014H1_interim-results_en.pdf"
@@ -104,7 +104,7 @@ def _stamp(pdf: pdfium.PdfDocument, foot: tuple[Line, ...]) -> None:
 
 
 def _read(content: bytes, name: str) -> Extraction:
-    return extract_file(name, content, load_catalog("EBORL"))
+    return extract_file(name, content, "EBORL")
 
 
 @pytest.fixture(scope="module")

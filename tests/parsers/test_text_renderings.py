@@ -16,7 +16,7 @@ from typing import ClassVar
 import pdfplumber
 import pytest
 
-from tasks.extract import extract_file, load_catalog, parse_document
+from tasks.extract import extract_file, parse_document
 from tasks.parsers.asreported import RowsRead, read_rows
 from tests.golden.golden import load, load_section_rows, section_cells
 
@@ -76,7 +76,7 @@ class QfinReleaseAsText:
     def facts(self, request: pytest.FixtureRequest) -> dict[object, object]:
         _, pdf = render((FIXTURES / "seeds" / self.seed).read_text(encoding="utf-8"), "pdf")
         text = laid_out(pdf, request.param).encode("utf-8")
-        read = extract_file(f"{Path(self.seed).stem}.txt", text, load_catalog("QFIN"))
+        read = extract_file(f"{Path(self.seed).stem}.txt", text, "QFIN")
         return {f.key: f.value for f in read.facts if f.origin == "table"}
 
     def test_every_statement_fact_of_the_golden_file(self, facts: dict[object, object]) -> None:

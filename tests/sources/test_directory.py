@@ -4,6 +4,7 @@ tickers file and HKEx's stock list (the bundled replay archive answers as SEC an
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,19 @@ def test_an_unknown_ticker_is_one_line_and_changes_nothing(cli_env: Path) -> Non
         "error: ZZZZ is not in SEC's company tickers file; pass --hkex CODE"
     ]
     assert not (cli_env / "issuers.toml").exists()
+
+
+def test_an_unreachable_source_where_nothing_retries_promises_no_retry(
+    cli_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        nowhere = f"http://127.0.0.1:{s.getsockname()[1]}"  # nothing listens once it closes
+    monkeypatch.setenv("FILINGS_SEC_ARCHIVES_URL", nowhere)
+    monkeypatch.setenv("FILINGS_SEC_DATA_URL", nowhere)
+    monkeypatch.setenv("FILINGS_SEC_USER_AGENT", "Test Co ops@example.test")
+    result = runner.invoke(app, ["issuers", "add", "BKE"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "ConnectionError" in lines[0], result.output
+    assert "retry" not in lines[0].lower() and "tries again" not in lines[0]

@@ -15,7 +15,6 @@ from tasks.extract import (
     extract_document,
     extract_file,
     inspect_local_file,
-    load_catalog,
     require_content,
 )
 from tasks.parsers.identity import names_issuer
@@ -92,9 +91,7 @@ class TestAlcoProfitWarning:
             inspect_local_file(ALCO_WARNING, CONFIGURED, "QFIN", None)
 
     def test_a_profit_warning_has_no_statement_and_is_refused_never_loaded_empty(self) -> None:
-        extraction = extract_file(
-            ALCO_WARNING.name, ALCO_WARNING.read_bytes(), load_catalog("ALCO")
-        )
+        extraction = extract_file(ALCO_WARNING.name, ALCO_WARNING.read_bytes(), "ALCO")
         with pytest.raises(RefusedFileError) as refused:
             require_content(ALCO_WARNING.name, extraction)
         assert str(refused.value) == (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
-from sqlalchemy import Engine, Table, inspect
+from sqlalchemy import Engine, Table, func, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from benchmarks import upsert as bench
@@ -55,6 +55,9 @@ class TestScratchTables:
     ) -> None:
         rows = _rows("nowhere:1")
         _copy(engine, tables["copy"], rows + rows)
+        with engine.connect() as conn:
+            stored = conn.execute(select(func.count()).select_from(tables["copy"])).scalar_one()
+        assert stored == 2 * len(rows) == 6
 
     def test_foreign_key_only_rejects_an_unknown_document(
         self, engine: Engine, tables: dict

@@ -6,12 +6,14 @@ deletes its facts, a referenced document_id cannot change, and a delete waits fo
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
+from collections.abc import Callable
 from datetime import date
 
 import pytest
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from storage_factories import add_document, at, fact
 
@@ -99,11 +101,35 @@ def test_a_delete_waits_for_a_load_in_flight_then_takes_its_facts(db_url: str) -
             insert_new(conn, _rows(doc, FACTS))  # locks the document (SQLite: the database)
             thread = threading.Thread(target=delete_document)
             thread.start()
-            time.sleep(0.5)
-            assert not finished.is_set()
+            _until(lambda: _waiting_in_the_database(thread, deleter), thread)
+            assert not finished.is_set()  # it asked, the database holds it: the load first
         thread.join(timeout=30)
         assert finished.is_set()
         assert _facts_of(loader, doc) == 0
     finally:
         loader.dispose()
         deleter.dispose()
+
+
+def _until(condition: Callable[[], bool], thread: threading.Thread, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert thread.is_alive(), "the delete ended without waiting for the load"
+        assert time.monotonic() < deadline, "the delete never reached the database"
+        time.sleep(0.01)
+
+
+def _waiting_in_the_database(thread: threading.Thread, engine: Engine) -> bool:
+    """The thread is inside its statement's execution (the DBAPI call); on PostgreSQL a
+    backend of this database also waits on a lock (SQLite's lock is the whole file)."""
+    frame = sys._current_frames().get(thread.ident or 0)
+    while frame is not None and frame.f_code.co_name != "do_execute":
+        frame = frame.f_back
+    if frame is None or engine.dialect.name != "postgresql":
+        return frame is not None
+    waiting = text(
+        "select count(*) from pg_stat_activity"
+        " where datname = current_database() and wait_event_type = 'Lock'"
+    )
+    with engine.connect() as conn:
+        return bool(conn.execute(waiting).scalar_one())

@@ -56,7 +56,7 @@ EPS = LineItem(row("Basic", "1.62", index=2, section="Earnings per share"), "USD
 CASH = LineItem(
     row("Cash and cash equivalents", "316989000", section="CURRENT ASSETS",
         period=(None, YEAR_END), statement=StatementKind.BALANCE_SHEET),
-    "USD", "cash_and_cash_equivalents",
+    "USD", "cash_and_cash_equivalents", "arithmetic: adds up to 'Total current assets'",
 )  # fmt: skip
 ITEMS = (SALES, COST, EPS, CASH)
 
@@ -83,13 +83,13 @@ def test_every_cell_is_a_line_item_as_printed(engine: Engine) -> None:
     on = date(2024, 3, 14)
     assert _view(engine) == [
         ("QFIN", doc, "income_statement", "Earnings per share", "Basic", *QUARTER, "USD/share",
-         Decimal("1.62"), None, on),
+         Decimal("1.62"), None, on, None),
         ("QFIN", doc, "balance_sheet", "CURRENT ASSETS", "Cash and cash equivalents", None,
-         YEAR_END, "USD", Decimal("316989000"), "cash_and_cash_equivalents", on),
+         YEAR_END, "USD", Decimal("316989000"), "cash_and_cash_equivalents", on, CASH.proved_by),
         ("QFIN", doc, "income_statement", None, "Cost of sales (including buying, ...)",
-         *QUARTER, "USD", Decimal("-203400000"), None, on),
+         *QUARTER, "USD", Decimal("-203400000"), None, on, None),
         ("QFIN", doc, "income_statement", None, "Net sales", *QUARTER, "USD",
-         Decimal("394226000"), "total_net_revenue", on),
+         Decimal("394226000"), "total_net_revenue", on, None),
     ]  # fmt: skip
 
 
@@ -180,6 +180,6 @@ def test_upgrading_copies_stored_table_facts_into_line_items(engine: Engine) -> 
     quarter = (date(2023, 10, 1), date(2023, 12, 31))
     assert sorted(_view(engine)) == [
         ("QFIN", "sec:a", statement, None, "Net income", *quarter, "CNY",
-         Decimal("1081223000"), "net_income", date(2024, 3, 12))
+         Decimal("1081223000"), "net_income", date(2024, 3, 12), None)
         for statement in ("ifrs_reconciliation", "income_statement")
     ]  # fmt: skip

@@ -32,6 +32,7 @@ CONTRACT_COLUMNS = {
         "source_document_id",
         "origin",
         "decimals",
+        "proved_by",
     ],
     "alerts": ["alert_id", "kind", "issuer", "subject", "message", "created_at", "delivered_at"],
     "guidance_vs_actual": [
@@ -73,7 +74,9 @@ def test_views_have_the_contract_columns(engine: Engine) -> None:
             result = conn.execute(text(f"SELECT * FROM {view}"))
             assert list(result.keys()) == columns
         history = list(conn.execute(text("SELECT * FROM facts_history")).keys())
-    assert {"reported_on", "source_document_id", "basis", "decimals"} <= set(history)
+        items = list(conn.execute(text("SELECT * FROM line_items")).keys())
+    assert {"reported_on", "source_document_id", "basis", "decimals", "proved_by"} <= set(history)
+    assert items[-1] == "proved_by"
 
 
 def test_migrate_twice_is_a_no_op(engine: Engine) -> None:

@@ -11,6 +11,8 @@ from typing import Any
 from expectations.rules import Context, Sourced
 from tasks.core.records import Dividend, Fact, Guidance, Provenance
 from tasks.core.rowrecords import StatementKind, StatementRow
+from tasks.parsers.proving import prove_document
+from tasks.parsers.standard import standard_facts
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -80,6 +82,10 @@ def load(name: str) -> tuple[dict[str, Any], list[Fact], Context]:
     companions += tuple(
         Sourced(d["document_id"], dividend=dividend(d)) for d in ctx.get("companion_dividends", [])
     )
+    rows = tuple(statement_row(i, *r) for i, r in enumerate(ctx.get("statement_rows", [])))
+    facts = [fact(f) for f in raw["facts"]]
+    # the proofs, as extract_document makes them: the rows mapped, with the document's facts
+    proven, _ = prove_document([*standard_facts(rows, facts), *facts], rows)
     context = Context(
         document_id=raw["document_id"],
         kind=raw.get("kind", ""),
@@ -92,11 +98,10 @@ def load(name: str) -> tuple[dict[str, Any], list[Fact], Context]:
         # statement rows read per statement (the statement gate's input)
         statements=tuple(ctx.get("statements", {}).items()),
         statements_known="statements" in ctx,
-        statement_rows=tuple(
-            statement_row(i, *r) for i, r in enumerate(ctx.get("statement_rows", []))
-        ),
+        statement_rows=rows,
+        verdicts=proven.verdicts,
     )
-    return raw, [fact(f) for f in raw["facts"]], context
+    return raw, facts, context
 
 
 def numbers(raw: Any) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 from expectations.rules import Context
 from tasks.core.records import Fact, ValidationResult, quarantine_required
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tasks.runs.docs_sites import build_data_docs
 from tasks.sources.replay import default_archive_root
 from tasks.validate import Subject, validate_facts, validate_many
@@ -24,7 +24,7 @@ REAL = (
 
 def _real(name: str) -> Subject:
     path = default_archive_root() / name
-    extraction = extract_file(path.name, path.read_bytes(), load_catalog("QFIN"))
+    extraction = extract_file(path.name, path.read_bytes(), "QFIN")
     facts = [*extraction.facts, *extraction.narrative_twins]
     return Subject(f"replay:{path.name}", facts, Context.of_extraction(path.name, extraction))
 

@@ -11,7 +11,7 @@ import pytest
 from expectations.rules import Context
 from tasks.core.records import Fact, ValidationResult, quarantine_required
 from tasks.delivery.messages import data_quality_alerts
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tasks.sources.replay import default_archive_root
 from tasks.validate import validate_facts
 
@@ -74,7 +74,7 @@ def test_alert_names_the_failed_identity_and_both_sides(good_facts: list[Fact]) 
 def _seed(name: str, kind_hint: str = "") -> list[ValidationResult]:
     # sec/ and hkex/ documents are the replay archive's; the seeds stay in tests/fixtures
     path = (ARCHIVE if name.startswith(("sec/", "hkex/")) else FIXTURES) / name
-    extraction = extract_file(path.name, path.read_bytes(), load_catalog("QFIN"))
+    extraction = extract_file(path.name, path.read_bytes(), "QFIN")
     context = Context(
         document_id=path.name,
         kind=str(extraction.kind),

@@ -173,3 +173,23 @@ def test_stored_quarters_complete_a_full_year(engine: Engine, good_facts: list[F
     # FY 17,165,656 vs 8,313,300 + 4,370,200 + 4,482,252 = 17,165,752: 96 thousand apart.
     assert not year.success and year.severity == "warning"
     assert "[sec:q3-2024]" in year.observed and "17165656000" in year.observed
+
+
+def test_the_other_edition_published_the_same_day_is_compared_figure_by_figure(
+    engine: Engine, good_facts: list[Fact]
+) -> None:
+    # An HKEx announcement's English and Chinese editions: the same figures, published together.
+    english = record(engine, "hkex", "q4-2024-en", datetime(2025, 3, 17, 10, tzinfo=UTC))
+    chinese = record(engine, "hkex", "q4-2024-zh", datetime(2025, 3, 17, 10, 5, tzinfo=UTC))
+    later = record(engine, "hkex", "q4-2024-correction", datetime(2025, 3, 19, 9, tzinfo=UTC))
+    load_document(engine, english, good_facts, [], quarantine=False)
+    load_document(engine, later, good_facts, [], quarantine=False)
+    facts = altered(good_facts, "total_current_assets", DEC24, 5_000_000)
+    extraction = Extraction(chinese, DocKind.RESULTS_ANNUAL, facts=tuple(facts))
+    context = gather_context(engine, chinese, [], extraction)
+    assert {s.document_id for s in context.companions} == {english}  # a correction restates
+    results = {r.expectation: r for r in validate_document(engine, chinese, extraction)}
+    agree = results["facts_agree_across_sources"]
+    assert not agree.success and agree.severity == "critical"
+    assert "total_current_assets 2024-12-31" in agree.observed
+    assert english in agree.observed and chinese in agree.observed

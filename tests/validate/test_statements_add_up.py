@@ -19,7 +19,7 @@ import pytest
 from expectations.gate import statements_add_up_rule
 from expectations.rules import Context
 from tasks.core.arithmetic import Line, columns, prove
-from tasks.extract import extract_file, load_catalog
+from tasks.extract import extract_file
 from tests.golden.golden import GOLDEN, printed
 
 BUCKLE = (
@@ -114,14 +114,14 @@ def test_a_summary_of_selected_lines_is_not_judged() -> None:
 
 
 def _gate(content: bytes) -> list[str]:
-    extraction = extract_file(BUCKLE.name, content, load_catalog("BKE"))
+    extraction = extract_file(BUCKLE.name, content, "BKE")
     ctx = Context.of_extraction("doc", extraction)
     rows = statements_add_up_rule("statements_add_up", {}, [], ctx).rows
     return [f"{r.period}: {r.lhs} vs {r.rhs}" for r in rows if r.gap > r.tolerance]
 
 
 def test_buckle_as_filed_adds_up() -> None:
-    extraction = extract_file(BUCKLE.name, BUCKLE.read_bytes(), load_catalog("BKE"))
+    extraction = extract_file(BUCKLE.name, BUCKLE.read_bytes(), "BKE")
     assert len(columns(extraction.rows)) == 7
     assert _gate(BUCKLE.read_bytes()) == []
 

@@ -17,7 +17,7 @@ EXPECTED_COUNTS = {
     "consistency": 2,
     "cross_period": 2,
     "cross_source": 2,
-    "document": 5,
+    "document": 6,
     "income_statement": 12,
     "plausibility": 5,
     "revenue": 3,

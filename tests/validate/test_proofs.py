@@ -1,0 +1,230 @@
+"""A label is a claim; arithmetic is the proof (tasks/core/proofs, the ``statements_proved``
+gate): real documents through the production reading (``extract_document``), and the same
+statements altered the ways real documents go wrong — a label column shifted by one row, a
+total changed by one digit, cents read as dollars, a subtotal missing. Each is held with the
+reason a person can act on; nothing unproved is published. One class per document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from expectations.gate import statements_proved_rule
+from expectations.rules import CheckRow, Context
+from tasks.core.precision import select_stored_facts
+from tasks.core.records import Extraction, Fact, StoredFile
+from tasks.core.rowrecords import StatementKind, StatementRow
+from tasks.extract import extract_document
+from tasks.parsers.proving import prove_document
+from tasks.parsers.standard import standard_facts
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+THOUSAND = Decimal(1000)
+
+
+def read(path: Path, ticker: str) -> Extraction:
+    """The production reading of one real file."""
+    content = path.read_bytes()
+    stored = StoredFile(path.name, "", "", len(content), "pdf")
+    return extract_document(path.name, [(stored, content)], ticker)
+
+
+def failing(extraction: Extraction) -> list[CheckRow]:
+    """The gate's rows that fail (a row fails when its gap exceeds its tolerance)."""
+    ctx = Context.of_extraction(extraction.document, extraction)
+    out = statements_proved_rule("statements_proved", {}, list(extraction.facts), ctx)
+    return [row for row in out.rows if row.gap > row.tolerance]
+
+
+def reread(extraction: Extraction, rows: tuple[StatementRow, ...]) -> Extraction:
+    """The document's rows, altered, mapped and proved as extract_document does."""
+    stored = select_stored_facts(standard_facts(rows, []))
+    proven, ties = prove_document(stored, rows)
+    return replace(
+        extraction, rows=rows, facts=proven.facts, unproven=proven.unproven,
+        verdicts=proven.verdicts, row_ties=tuple(sorted(ties.items())),
+    )  # fmt: skip
+
+
+def published(extraction: Extraction, metric: str, end: str) -> list[Fact]:
+    return [f for f in extraction.facts if f.metric == metric and f.period_end.isoformat() == end]
+
+
+class TestErnestBorelAnnualResults2014Chinese:
+    """總資產 is printed where the English edition prints NET ASSETS."""
+
+    @pytest.fixture(scope="class")
+    def extraction(self) -> Extraction:
+        return read(FIXTURES / "real" / "HK01856_2014FY_annual-results_zh.pdf", "EBH")
+
+    def test_the_line_printed_total_assets_is_published_as_net_assets(
+        self, extraction: Extraction
+    ) -> None:
+        (net,) = published(extraction, "net_assets", "2014-12-31")
+        assert (net.value, net.provenance.row_label) == (682_495 * THOUSAND, "總資產")
+        assert net.proved_by == "identity: net_assets_equal_total_equity"
+        assert not [f for f in extraction.facts if f.metric == "total_assets"]
+
+    def test_it_is_published_proved(self, extraction: Extraction) -> None:
+        assert failing(extraction) == []
+        statement_facts = [f for f in extraction.facts if f.provenance.locator.startswith("page")]
+        assert statement_facts and all(f.proved_by for f in statement_facts)
+
+
+class TestErnestBorelAnnualResults2014English:
+    """The real statements, then altered."""
+
+    @pytest.fixture(scope="class")
+    def extraction(self) -> Extraction:
+        return read(FIXTURES / "real" / "HK01856_2014FY_annual-results_en.pdf", "EBH")
+
+    def test_every_published_statement_figure_says_how_it_is_proved(
+        self, extraction: Extraction
+    ) -> None:
+        assert failing(extraction) == []
+        proofs = {f.metric: f.proved_by for f in extraction.facts if f.period_end.year == 2014}
+        assert proofs["net_assets"] == proofs["total_equity"]
+        assert proofs["net_assets"] == "identity: net_assets_equal_total_equity"
+        assert proofs["gross_profit"] == "identity: revenue_less_cost_of_sales_is_gross_profit"
+        assert proofs["net_income_attributable_to_company"] == (
+            "identity: profit_before_tax_less_tax_is_owners_profit"
+        )
+
+    def test_per_share_amounts_nothing_ties_are_line_items_only(
+        self, extraction: Extraction
+    ) -> None:
+        # no weighted shares in the statement and no sentence stating them: not published
+        assert {f.metric for f in extraction.unproven} == {
+            "eps_basic_per_share", "eps_diluted_per_share"
+        }  # fmt: skip
+        assert not [f for f in extraction.facts if f.metric.startswith("eps_")]
+
+    def test_labels_shifted_by_one_row_are_held(self, extraction: Extraction) -> None:
+        rows = _balance_sheet_labels_shifted(extraction.rows)
+        altered = reread(extraction, rows)
+        assert not published(altered, "total_equity", "2014-12-31")
+        assert not published(altered, "net_assets", "2014-12-31")
+        reasons = [row.period for row in failing(altered)]
+        assert any(r.startswith("unproven: balance sheet 2014-12-31 HKD") for r in reasons)
+
+    def test_a_total_changed_by_one_digit_is_held_naming_both_sides(
+        self, extraction: Extraction
+    ) -> None:
+        rows = tuple(
+            replace(r, value=Decimal("682595000"))
+            if r.row_label == "TOTAL EQUITY" and r.period_end.year == 2014
+            else r
+            for r in extraction.rows
+        )
+        altered = reread(extraction, rows)
+        wrong = [r for r in failing(altered) if "net_assets_equal_total_equity" in r.period]
+        assert [(w.lhs_label, w.lhs, w.rhs_label, w.rhs) for w in wrong] == [
+            ("net_assets", Decimal("682495000"), "total_equity", Decimal("682595000"))
+        ]
+        assert not published(altered, "total_equity", "2014-12-31")
+
+    def test_a_missing_subtotal_leaves_the_balance_sheet_unproven(
+        self, extraction: Extraction
+    ) -> None:
+        gone = ("NET ASSETS", "TOTAL EQUITY")
+        altered = reread(extraction, tuple(r for r in extraction.rows if r.row_label not in gone))
+        (reason,) = [r.period for r in failing(altered) if "2014-12-31" in r.period]
+        assert reason.startswith("unproven: balance sheet 2014-12-31 HKD: ")
+        assert "net_assets_equal_total_equity: missing net_assets, total_equity" in reason
+
+
+def _balance_sheet_labels_shifted(rows: tuple[StatementRow, ...]) -> tuple[StatementRow, ...]:
+    """Each balance-sheet figure paired with the label of the row above (a text layer's order)."""
+    sheet = [i for i, r in enumerate(rows) if r.statement == StatementKind.BALANCE_SHEET]
+    out = list(rows)
+    by_column: dict[object, list[int]] = {}
+    for i in sheet:
+        by_column.setdefault(rows[i].period_end, []).append(i)
+    for members in by_column.values():
+        for above, below in zip(members, members[1:], strict=False):
+            out[below] = replace(rows[below], row_label=rows[above].row_label)
+    return tuple(out)
+
+
+class TestFullshareInterimReport2022Chinese:
+    """Its balance sheet's figures come out paired with the label of the row above."""
+
+    @pytest.fixture(scope="class")
+    def extraction(self) -> Extraction:
+        return read(FIXTURES / "real" / "HK00607_2022H1_interim-report_zh.pdf", "FSH")
+
+    def test_total_equity_is_never_published_as_non_controlling_interests(
+        self, extraction: Extraction
+    ) -> None:
+        wrong = [f for f in extraction.facts if f.value == 17_823_088 * THOUSAND]
+        assert wrong == []
+
+    def test_a_statement_that_cannot_be_proved_is_held(self, extraction: Extraction) -> None:
+        reasons = [row.period for row in failing(extraction)]
+        assert reasons and all(
+            r.startswith(("unproven: ", "balance sheet", "income")) for r in reasons
+        )
+
+
+class QfinRelease:
+    """A QFIN release through the production reading: published, every figure proved."""
+
+    name: ClassVar[str]
+
+    @pytest.fixture(scope="class")
+    def extraction(self) -> Extraction:
+        path = FIXTURES / "seeds" / self.name
+        content = path.read_bytes()
+        stored = StoredFile(path.name, "", "", len(content), "txt")
+        return extract_document(path.name, [(stored, content)], "QFIN")
+
+    def test_published_and_each_statement_figure_proved(self, extraction: Extraction) -> None:
+        assert failing(extraction) == []
+        table = [f for f in extraction.facts if f.provenance.locator.startswith("table")]
+        in_statements = [f for f in table if f.proved_by]
+        assert len(in_statements) > 50
+
+    def test_cents_read_as_dollars_are_held(self, extraction: Extraction) -> None:
+        eps = next(f for f in extraction.facts if f.metric == "eps_basic_per_share")
+        facts = [replace(f, value=f.value * 100) if f is eps else f for f in extraction.facts]
+        proven, _ = prove_document(facts, extraction.rows)
+        assert eps.metric in {f.metric for f in proven.unproven}
+        altered = replace(extraction, facts=proven.facts, verdicts=proven.verdicts)
+        assert any("eps_basic_per_ads_is_twice_per_share" in r.period for r in failing(altered))
+
+
+class TestQfinQ4_2023Release(QfinRelease):
+    name = "sec_0001741530_2024-03-12_6k_q4-2023.txt"
+
+
+class TestQfinQ4_2024Announcement(QfinRelease):
+    name = "hkex_03660_2025-03-17_q4-2024-results.txt"
+
+
+class TestErnestBorelAnnualResults2014EnglishCentsOnTheHeading:
+    """The real announcement as laid-out text, its EPS unit printed on the heading above the
+    sub-rows ("EARNINGS PER SHARE (HK cents)" over "— Basic"), as other issuers print it."""
+
+    @pytest.fixture(scope="class")
+    def rows(self) -> tuple[StatementRow, ...]:
+        import pdfplumber
+
+        pdf = FIXTURES / "real" / "HK01856_2014FY_annual-results_en.pdf"
+        with pdfplumber.open(pdf) as doc:
+            text = "\f".join(p.extract_text(layout=True, x_density=6.0) or "" for p in doc.pages)
+        text = text.replace("EARNINGS   PER  SHARE" + " " * 11, "EARNINGS   PER  SHARE (HK cents)")
+        for kind in ("Basic", "Diluted"):
+            text = text.replace(f"{kind} (Hong Kong cents)", kind.ljust(len(kind) + 18))
+        content = text.encode("utf-8")
+        stored = StoredFile("ebh-2014.txt", "", "", len(content), "txt")
+        return extract_document("ebh-2014.txt", [(stored, content)], "EBH").rows
+
+    def test_the_sub_rows_are_read_in_cents(self, rows: tuple[StatementRow, ...]) -> None:
+        eps = {r.row_label: r for r in rows if r.period_end.year == 2014 and "Basic" in r.row_label}
+        (basic,) = eps.values()
+        assert (basic.value, basic.currency, basic.scale) == (Decimal("0.1882"), "HKD", -2)
