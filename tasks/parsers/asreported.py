@@ -216,7 +216,8 @@ def _goes_on(pending: str, line: str, widest: int) -> bool:
     """``line`` continues the label or heading ``pending`` printed above it: in lower case,
     after a line left unfinished, or where the printer wrapped it."""
     unfinished = bool(_UNFINISHED.search(pending))
-    aside = line.startswith("(") and line.endswith(")")  # "... Company" / "(expressed in RMB)"
+    # "... equity shareholders of the Company" / "(expressed in RMB)": an aside in lower case
+    aside = line.startswith("(") and line.endswith(")") and line[1:2].islower()
     return line[:1].islower() or unfinished or aside or _wrapped(pending, line, widest)
 
 
