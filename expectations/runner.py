@@ -232,6 +232,8 @@ def _run_frame(
     suites: tuple[str, ...] = (),
 ) -> dict[Any, Any]:
     """One checkpoint run of the frame's suites; a failing suite runs again in COMPLETE."""
+    if frame_name == CHECKS_FRAME:  # the failing rows' position, beside what they are about
+        frame = frame.assign(row=range(len(frame)))
     params = {"dataframe": frame}
     first = _checkpoint(runtime, frame_name, result_format, suites)
     results = dict(first.run(batch_parameters=params, run_id=run_id).run_results)
@@ -352,10 +354,26 @@ def _checkpoint(
             name="|".join((frame, result_format, *suites)),
             validation_definitions=definitions,
             actions=[],
-            result_format={"result_format": result_format},
+            result_format={"result_format": result_format, **_index_columns(frame)},
         )
         runtime.checkpoints[key] = runtime.context.checkpoints.add(checkpoint)
     return runtime.checkpoints[key]
+
+
+def _index_columns(frame: str) -> dict[str, Any]:
+    """Data Docs name a failing check row by what it is about (the rule and "metric period",
+    never only "[500, 10200000]"); ``row`` keeps its position for :func:`_share`."""
+    if frame != CHECKS_FRAME:
+        return {}
+    return {"unexpected_index_column_names": ["identity", "period", "row"]}
+
+
+def _positions(result: dict[str, Any]) -> dict[str, Any]:
+    """The result with its failing rows as positions (GX gives the index columns' values)."""
+    rows = result.get("unexpected_index_list")
+    if rows and isinstance(rows[0], dict):
+        return {**result, "unexpected_index_list": [int(r["row"]) for r in rows]}
+    return result
 
 
 def _outcomes(suite_result: Any) -> Sequence[Outcome]:
@@ -368,7 +386,7 @@ def _outcomes(suite_result: Any) -> Sequence[Outcome]:
                 name=str(config.meta.get("name", config.type)),
                 success=bool(item.success),
                 severity=str(getattr(config.severity, "value", config.severity)),
-                result=dict(item.result or {}),
+                result=_positions(dict(item.result or {})),
                 exception=_exception_message(item.exception_info or {}),
             )
         )

@@ -4,6 +4,7 @@ PostgreSQL (amounts as exact decimals, dates as dates)::
     import filings
     facts = filings.read_facts(issuers=["QFIN"], metrics=["total_net_revenue"])
     guidance = filings.read_guidance()
+    dividends = filings.read_dividends(issuers=["QFIN"])
     filings.export("out/", fmt="parquet")
 
 ``url`` defaults to ``FILINGS_DATABASE_URL`` (else the embedded SQLite warehouse).
@@ -12,6 +13,7 @@ PostgreSQL (amounts as exact decimals, dates as dates)::
 from filings.frames import (
     EXPORTED,
     export,
+    read_dividends,
     read_facts,
     read_facts_history,
     read_guidance,
@@ -24,6 +26,7 @@ from filings.frames import (
 __all__ = [
     "EXPORTED",
     "export",
+    "read_dividends",
     "read_facts",
     "read_facts_history",
     "read_guidance",

@@ -34,6 +34,7 @@ EXPORTED = (
     "alerts",
     "audited_vs_reported",
     "extraction_accuracy",
+    "dividends",
 )
 FORMATS = ("csv", "parquet")
 
@@ -89,8 +90,14 @@ def read_restatements(
     return read_view("restatements", issuers, metrics, url)
 
 
+def read_dividends(issuers: Sequence[str] = (), url: str | None = None) -> pd.DataFrame:
+    """Every dividend declared, one row per declaration and document (``dividends``)."""
+    return read_view("dividends", issuers, url=url)
+
+
 def read_metric_labels(url: str | None = None) -> pd.DataFrame:
-    """Every metric id with its label, kind, unit and statement (``metric_labels``)."""
+    """Every metric id with its label, kind, unit and statement (``metric_labels``: the
+    catalog's rows, issuer empty, and per issuer its own wording and unit)."""
     return read_view("metric_labels", url=url)
 
 

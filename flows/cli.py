@@ -121,7 +121,10 @@ def _run(
     bars: bool = False,
 ) -> None:  # fmt: skip
     settings = settings_for(verbose=verbose)
-    preflight.check_issuers(settings, issuer or [])
+    if source is SourceMode.replay:  # a replay run covers the archive's issuers
+        preflight.check_replay_issuers(settings, issuer or [])
+    else:
+        preflight.check_issuers(settings, issuer or [])
     preflight.check_since(since)
     if source is SourceMode.live:
         require_live_ready(settings)

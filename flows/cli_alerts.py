@@ -51,7 +51,9 @@ def resend(
         raise PipelineError("nothing to resend: those sends were delivered, or none is in doubt")
     report = deliver_pending(engine, channels, only={a for a, _ in released})
     engine.dispose()
-    console.print(f"resent: {report.delivered} of {len(released)} send(s)", highlight=False)
+    # sends, as released: one alert in doubt on two channels is two sends
+    sent = sum(report.sent.values())
+    console.print(f"resent: {sent} of {len(released)} send(s)", highlight=False)
     for channel, (count, error) in sorted({**report.failed, **report.in_doubt}.items()):
         console.print(f"not delivered: {channel}: {count} ({error})", highlight=False)
     if report.failed or report.in_doubt:

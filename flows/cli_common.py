@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, ParamSpec
 
 import typer
@@ -15,7 +16,7 @@ from rich.console import Console
 from flows import preflight, startup
 from flows.interrupts import Interrupted
 from tasks.config.settings import Settings, load_settings, require_live_ready, settings_scope
-from tasks.core.errors import PipelineError
+from tasks.core.errors import PipelineError, TransportError
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 HELP = """filings: ingest SEC 6-K and HKEXnews disclosures into a SQL warehouse, validate, alert.
@@ -92,13 +93,17 @@ def settings_for(replay: bool = False, verbose: bool = False) -> Settings:
 
 
 @contextmanager
-def source_urls(mode: SourceMode, settings: Settings) -> Iterator[dict[str, str]]:
-    """The sources' URLs for the block: the configured ones (live), or the bundled replay
-    archive served on loopback with replay's own warehouse and folders, for the flows this
-    process runs (a settings scope); yields them as ``FILINGS_*`` variables (none for live),
-    the environment of a process the command starts (``filings serve``'s runner)."""
+def source_urls(
+    mode: SourceMode, settings: Settings, live_ready: bool = True
+) -> Iterator[dict[str, str]]:
+    """The sources' URLs for the block: the configured ones (live; SEC's User-Agent required
+    unless not ``live_ready``: nothing asks SEC), or the bundled replay archive served on
+    loopback with replay's own warehouse and folders, for the flows this process runs (a
+    settings scope); yields them as ``FILINGS_*`` variables (none for live), the environment
+    of a process the command starts (``filings serve``'s runner)."""
     if mode is SourceMode.live:
-        require_live_ready(settings)
+        if live_ready:
+            require_live_ready(settings)
         yield {}
         return
     with ReplayServer(default_archive_root()) as server:
@@ -109,6 +114,22 @@ def source_urls(mode: SourceMode, settings: Settings) -> Iterator[dict[str, str]
         fields = {name.removeprefix("FILINGS_").lower(): v for name, v in values.items()}
         with settings_scope(**fields):
             yield values
+
+
+@contextmanager
+def unanswered(issuers_file: Path) -> Iterator[None]:
+    """A source that did not answer a one-off command (``issuers add``) is one line saying what
+    to do: nothing retries it, and nothing was written."""
+    try:
+        yield
+    except TransportError as exc:
+        reason = str(exc).removesuffix(", will retry")
+        if reason.endswith(("ConnectionError", "Timeout")):
+            reason += " (no answer: offline, or the address is wrong?)"
+        raise PipelineError(
+            f"{reason}: nothing written to {issuers_file}; try again when the source answers, "
+            "or write the issuer's [[issuer]] entry by hand (docs/operator.md, Adding an issuer)"
+        ) from None
 
 
 @contextmanager

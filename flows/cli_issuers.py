@@ -20,6 +20,7 @@ from flows.cli_common import (
     one_line_errors,
     settings_for,
     source_urls,
+    unanswered,
 )
 from tasks.config.issuers import with_issuer, write_issuers
 from tasks.config.settings import load_settings, require_live_ready
@@ -37,24 +38,30 @@ def add(
     hkex: Annotated[
         str | None, typer.Option("--hkex", help="HKEx stock code, when its name differs.")
     ] = None,
+    sec: Annotated[
+        bool, typer.Option("--sec", help="With --hkex: also ask SEC (listed in both places).")
+    ] = False,
     source: SourceOpt = SourceMode.live,
     verbose: Verbose = False,
 ) -> None:
-    """Add an issuer (or refresh it): CIK and name from SEC, stock code from HKEx."""
+    """Add an issuer (or refresh it): CIK and name from SEC, stock code from HKEx (with
+    --hkex, HKEx only: SEC is not asked unless --sec)."""
     settings = settings_for(verbose=verbose)
-    if source is SourceMode.live:
-        require_live_ready(settings)
+    ask_sec = sec or not hkex
+    if source is SourceMode.live and ask_sec:
+        require_live_ready(settings)  # SEC's User-Agent; HKEx needs none
     # deferred: the sources' HTTP stack, only for this command
     from tasks.config.wiring import directory
     from tasks.sources.directory import resolve_issuer
 
-    with source_urls(source, settings):
-        issuer = resolve_issuer(directory(load_settings()), ticker, hkex or "")
+    with source_urls(source, settings, live_ready=ask_sec), unanswered(settings.issuers_path):
+        issuer = resolve_issuer(directory(load_settings()), ticker, hkex or "", ask_sec)
     path = settings.issuers_path
     write_issuers(path, with_issuer(settings.issuers(), issuer))
     ids = [f"SEC CIK {issuer.cik}" if issuer.cik else "not on SEC"]
     ids.append(f"HKEx {issuer.hkex_code}" if issuer.hkex_code else "no HKEx stock code found")
-    console.print(f"{issuer.ticker}: {issuer.name}, {', '.join(ids)} -> {path}", highlight=False)
+    said = f"{issuer.ticker}: {issuer.name}, {', '.join(ids)} -> {path}"
+    console.print(said, highlight=False, soft_wrap=True)  # a path is never broken
 
 
 @issuers_app.command("list")

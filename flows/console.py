@@ -49,7 +49,7 @@ class ProgressLines:
 
     def advance(self, item: str) -> None:
         """Say which document is done."""
-        self._console.print(f"  done: {item}", style="dim", highlight=False)
+        self._console.print(f"  done: {item}", style="dim", highlight=False, soft_wrap=True)
 
 
 @contextmanager
@@ -92,7 +92,8 @@ def status_tables(state: WarehouseStatus) -> list[Table]:
     for a in state.undelivered:
         head = f"{a.alert_id}  {a.created_at:%Y-%m-%d %H:%M}  {a.kind}  {a.issuer}"
         alerts.add_row(Group(Text(head), Padding(Text(a.subject), (0, 0, 0, 4))))
-    return [runs, docs, alerts, *accuracy_table(state.accuracy)]
+    waiting = [alerts] if state.undelivered else []  # no header over nothing
+    return [runs, docs, *waiting, *accuracy_table(state.accuracy)]
 
 
 def accuracy_table(measures: Sequence[Accuracy]) -> list[Table]:

@@ -3,7 +3,9 @@
 A real Prefect server (UI included), the process work pool, the deployments of
 ``deploy/prefect.yaml`` (their schedules paused), one process worker, the bundled replay archive
 served on loopback as SEC and HKEx, and the runs' Data Docs served over http so the UI's links
-open. Runs write the demo's own warehouse (``DATA_DIR/replay``). Everything stops with the
+open. Runs write the demo server's own warehouse, archive and Data Docs
+(``DATA_DIR/demo-server``, apart from ``make run``'s ``DATA_DIR/replay``), so its first backfill
+has the whole archive to show. Everything stops with the
 command (Ctrl-C or SIGTERM).
 """
 
@@ -44,7 +46,7 @@ def project_root() -> Path:
 def run_demo_stack(settings: Settings, port: int, say: Callable[[str], None]) -> None:
     """Start everything, say how to use it, and wait until interrupted."""
     root = project_root()
-    replay = preflight.replay_paths(settings)
+    replay = preflight.replay_paths(settings, preflight.DEMO_SERVER_FOLDER)
     docs = Path(replay["FILINGS_DATA_DOCS_DIR"])
     docs.mkdir(parents=True, exist_ok=True)
     logs = startup.prefect_home()
@@ -86,7 +88,9 @@ def instructions(api: str, port: int, docs_url: str, warehouse: str) -> list[str
     prefect = f"PREFECT_API_URL={api} {serving.prefect_command()}"
     return [
         f"ready: Prefect UI at http://127.0.0.1:{port}, Data Docs at {docs_url}",
-        f"warehouse: {warehouse}  (`filings status --replay` reads it)",
+        f"warehouse: {warehouse}, the demo server's own (apart from `make run`'s"
+        " data/replay: a first backfill here ingests the whole archive)",
+        f"  FILINGS_DATABASE_URL={warehouse} filings status   # what its runs did",
         "deployments are paused: nothing runs until you start or enable one. From another shell:",
         *(f"  {prefect} deployment run '{name}'" for name in TRY),
         f"  {prefect} --no-prompt deployment schedule resume --all   # enable every schedule",

@@ -20,7 +20,7 @@ from prefect.futures import PrefectFuture
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
-from flows import downloads, processing, progress
+from flows import downloads, preloaded, processing, progress
 from flows import warm as warm_workers
 from flows.failures import on_run_failed
 from tasks import alert, audit, extract, fetch, load
@@ -79,6 +79,7 @@ def _ingest(
     worker = workers.worker_id()
     run = bookkeeping.begin(engine, worker)
     asked = [(i, s) for i in chosen for s in sources or clients.listed() if fetch.covers(i, s)]
+    preloaded.before_threads()  # the listing's task threads start next
     _discover(engine, clients, summary, asked, since or settings.since, since)
     todo = [(i, d) for i in chosen for d in fetch.pending(engine, i.ticker, force=force)]
     summary.take_up(d for _, d in todo)  # waiting in the warehouse: found too
@@ -113,6 +114,7 @@ def _process_claimed(
     if todo:
         issuers = {i.ticker for i, _ in todo}
         progress.start(len(todo), todo[0][0].ticker if len(issuers) == 1 else "all issuers")
+        preloaded.before_threads(processing=True)  # the fetch stage's thread starts next
     ahead = downloads.claimed_downloads(  # closed below: its fetch stage stops with the run
         job.engine,
         job.clients,
@@ -125,22 +127,22 @@ def _process_claimed(
     )
     with closing(ahead):
         if warm:  # the task workers process; this run downloads and hands over
-            return warm_workers.process_on_workers(job, _advancing(ahead), worker)
+            return warm_workers.process_on_workers(job, _advancing(job, ahead), worker)
         for batch in ahead:
             processing.process_batch(job, batch)
             for _, document_id, _ in batch:
                 load.release(job.engine, document_id, worker)
-                progress.advance(document_id)
+                progress.advance(progress.describe(job.engine, document_id))
     return []
 
 
 def _advancing(
-    batches: Iterable[Sequence[processing.Claimed]],
+    job: processing.Job, batches: Iterable[Sequence[processing.Claimed]]
 ) -> Iterator[Sequence[processing.Claimed]]:
     for batch in batches:
         yield batch
         for _, document_id, _ in batch:
-            progress.advance(document_id)
+            progress.advance(progress.describe(job.engine, document_id))
 
 
 def _interleaved(todo: list[tuple[Issuer, str]]) -> list[tuple[Issuer, str]]:
@@ -250,6 +252,7 @@ def ingest_local(
         engine, clients, archive, summary, extract.Reading(catalog_dir=settings.catalog_dir)
     )
     configured = settings.issuers()
+    run = bookkeeping.begin(engine, workers.worker_id())  # `filings status` lists it
     progress.start(len(paths), "local files")
     with docs_sites.recording(site):
         for path in paths:
@@ -260,6 +263,7 @@ def ingest_local(
         )
     report = alert.deliver_task(engine, channels_from_settings(settings), settings.alert_digest)
     summary.record_deliveries(report, bookkeeping.delivered_of(engine, summary.raised_ids))
+    bookkeeping.finish(engine, run, summary, [issuer] if issuer else [i.ticker for i in configured])
     get_run_logger().info(summary.render())
     return summary
 

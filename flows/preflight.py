@@ -6,12 +6,14 @@ A mistake caught here starts no flow: no Prefect run, no ``pipeline_failure`` al
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from tasks.config import settings_checks
+from tasks.config.issuers import read_issuers
 from tasks.config.settings import Settings, sqlite_file
 from tasks.core.errors import PipelineError
 from tasks.core.records import Issuer
@@ -20,13 +22,18 @@ from tasks.sources.replay import default_archive_root
 LOCAL_SUFFIXES = (".htm", ".html", ".pdf", ".txt")
 # Where replay keeps its own warehouse, raw archive and Data Docs, under the data directory.
 REPLAY_FOLDER = "replay"
+# ``filings demo-server``'s own state, apart from the replay runs' (``make run``'s): its first
+# run has the whole archive to ingest, whatever ran before.
+DEMO_SERVER_FOLDER = "demo-server"
 
 
 def check_settings(settings: Settings, replay: bool = False) -> None:
     """Every setting a run uses, the warehouse reachable included (within 3 s), before Prefect
     or any flow starts: a mistake is one line and nothing is started."""
     settings_checks.check_channels(settings)
+    settings_checks.check_data_folder(settings)
     if not replay:
+        settings_checks.check_archive(settings)
         settings_checks.check_database(settings.warehouse_url)
     elif settings.replay_database_url:
         settings_checks.check_database(settings.replay_database_url, "FILINGS_REPLAY_DATABASE_URL")
@@ -36,14 +43,31 @@ def check_settings(settings: Settings, replay: bool = False) -> None:
 
 def check_issuers(settings: Settings, tickers: Sequence[str]) -> list[Issuer]:
     """The configured issuers named (all when none are); unknown tickers are one line."""
-    known = {i.ticker: i for i in settings.issuers()}
-    unknown = sorted({t.upper() for t in tickers} - set(known))
+    return _named(settings.issuers(), tickers, "(FILINGS_ISSUERS_FILE adds more)")
+
+
+def check_replay_issuers(settings: Settings, tickers: Sequence[str]) -> list[Issuer]:
+    """The issuers a replay run covers (the archive's, unless FILINGS_ISSUERS_FILE names a
+    file) named: a ticker only DATA_DIR/issuers.toml knows is one line, before Prefect starts."""
+    archive = replay_paths(settings).get("FILINGS_ISSUERS_FILE")
+    if archive is None:  # FILINGS_ISSUERS_FILE names the file a replay run uses
+        return check_issuers(settings, tickers)
+    hint = (
+        f"for --source replay, the bundled archive's; {settings.issuers_path} is read by live "
+        "runs, FILINGS_ISSUERS_FILE by both"
+    )
+    return _named(read_issuers(Path(archive)), tickers, f"({hint})")
+
+
+def _named(issuers: Sequence[Issuer], tickers: Sequence[str], hint: str) -> list[Issuer]:
+    known = {i.ticker: i for i in issuers}
+    wanted = {t.upper() for t in tickers}
+    unknown = sorted(wanted - set(known))
     if unknown:
         raise PipelineError(
             f"unknown issuer {', '.join(unknown)}: configured are {', '.join(sorted(known))} "
-            "(FILINGS_ISSUERS_FILE adds more)"
+            + hint
         )
-    wanted = {t.upper() for t in tickers}
     return [i for t, i in known.items() if not wanted or t in wanted]
 
 
@@ -64,6 +88,26 @@ def check_files(paths: Sequence[Path]) -> None:
             raise PipelineError(f"{path}: not a .htm/.html, .pdf or .txt file")
         if not os.access(path, os.R_OK):
             raise PipelineError(f"{path}: not readable")
+        if path.suffix.lower() == ".pdf" and (why := pdf_damage(path)):
+            raise PipelineError(f"{path}: the PDF is damaged: {why}; get a complete copy")
+
+
+def pdf_damage(path: Path) -> str | None:
+    """Why a PDF file is damaged (cut short, or not a PDF), or None: checked on its first and
+    last bytes, before anything reads it, so a truncated copy is never taken for a foreign one."""
+    size = path.stat().st_size
+    with path.open("rb") as handle:
+        head = handle.read(2048)
+        handle.seek(max(0, size - 4096))
+        tail = handle.read().rstrip(b"\x00\r\n \t")
+    if not head.startswith(b"%PDF-"):
+        return "it does not begin with %PDF- (not a PDF file)"
+    declared = re.search(rb"/Linearized\s.*?/L\s+(\d+)", head, re.S)
+    if declared and int(declared[1]) > size:  # a linearized file states its own length
+        return f"it has {size} of the {int(declared[1])} bytes it declares (cut short)"
+    if b"%%EOF" not in tail:
+        return f"it ends after {size} bytes without the end-of-file marker %%EOF (cut short)"
+    return None
 
 
 def _check_exists(settings: Settings) -> None:
@@ -131,15 +175,16 @@ def check_documents(settings: Settings, document_ids: Sequence[str]) -> None:
         raise PipelineError(f"unknown document {', '.join(unknown)}: check the id")
 
 
-def replay_paths(settings: Settings) -> dict[str, str]:
+def replay_paths(settings: Settings, folder: str = REPLAY_FOLDER) -> dict[str, str]:
     """The settings a replay run uses: its own warehouse, raw archive and Data Docs.
 
     A demo must never move a live run's cursors nor mix its documents with live ones, so
-    replay keeps everything under ``DATA_DIR/replay`` (``FILINGS_REPLAY_DATABASE_URL`` puts its
-    warehouse elsewhere, e.g. a scratch PostgreSQL database). It covers the archive's issuers
+    replay keeps everything under ``DATA_DIR/replay`` (``folder``: ``demo-server``'s own;
+    ``FILINGS_REPLAY_DATABASE_URL`` puts its warehouse elsewhere, e.g. a scratch PostgreSQL
+    database). It covers the archive's issuers
     (``replay_archive/issuers.toml``) unless ``FILINGS_ISSUERS_FILE`` names a file.
     """
-    root = (settings.data_dir / REPLAY_FOLDER).resolve()
+    root = (settings.data_dir / folder).resolve()
     url = settings.replay_database_url or f"sqlite:///{root / 'warehouse.sqlite'}"
     paths = {
         "FILINGS_DATABASE_URL": url,

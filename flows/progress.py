@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Listener(Protocol):
@@ -42,6 +42,24 @@ def start(total: int, label: str) -> None:
 def advance(item: str) -> None:
     """Announce that one document is done."""
     _each(lambda listener: listener.advance(item))
+
+
+def describe(engine: Any, document_id: str) -> str:
+    """A document as a progress line names it: issuer, form, id and title ("QFIN HKEx Final
+    Results hkex:11480512: ANNOUNCEMENT OF THE FOURTH QUARTER ..."); the id alone if unknown."""
+    if not _listeners:  # nobody watching: no read
+        return document_id
+    # deferred: the warehouse's SQL layer, only while a person watches
+    from storage.documents import get_document
+
+    try:
+        with engine.connect() as conn:
+            ref = get_document(conn, document_id)
+    except LookupError:
+        return document_id
+    title = ref.title if ref.title.strip() and ref.title != ref.form else ""
+    title = title if len(title) <= 60 else title[:59].rstrip() + "…"
+    return f"{ref.issuer} {ref.form} {document_id}" + (f": {title}" if title else "")
 
 
 def _each(call: Callable[[Listener], None]) -> None:

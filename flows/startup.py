@@ -25,6 +25,7 @@ from pathlib import Path
 
 from flows import api_keeper
 from tasks.core.errors import PipelineError
+from tasks.runs.run_links import local_api
 
 STARTUP_TIMEOUT_SECONDS = 90
 _TIMEOUT_SETTING = "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"
@@ -77,8 +78,20 @@ def prefect_api(say: Callable[[str], None]) -> Iterator[None]:
         from prefect.settings import PREFECT_API_URL, temporary_settings
 
         # the shared server's URL in Prefect's settings context, not in the environment
-        with temporary_settings(updates={PREFECT_API_URL: url}):
-            yield
+        with temporary_settings(updates={PREFECT_API_URL: url}), local_api(url):
+            try:
+                yield
+            finally:
+                _send_logs()
+
+
+def _send_logs() -> None:
+    """Send the logs Prefect still holds (it batches them every 2 s) while the server they go
+    to still runs: at exit, after this process let the server stop, they met a closed port
+    and Prefect wrote "--- Error logging to API ---" on stderr now and then."""
+    logging = sys.modules.get("prefect.logging.handlers")
+    if logging is not None:  # never imported: no log to send
+        logging.APILogWorker.drain_all(timeout=5)
 
 
 def _configured_api() -> bool:

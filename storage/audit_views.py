@@ -78,7 +78,7 @@ def _extraction_accuracy(_dialect: str) -> str:
     return f"""
 SELECT v.issuer, m.statement, COUNT(DISTINCT v.period_end) AS periods, COUNT(*) AS compared,
        {matched} AS matched, ROUND({matched} * 1.0 / COUNT(*), 4) AS share
-FROM audited_vs_reported v JOIN metric_labels m ON m.metric = v.metric
+FROM audited_vs_reported v JOIN metric_labels m ON m.metric = v.metric AND m.issuer IS NULL
 WHERE v.audited_form IN ({forms})
 GROUP BY v.issuer, m.statement"""
 

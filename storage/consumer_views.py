@@ -1,14 +1,20 @@
 """Views for people reading the warehouse (contract additions of revision 0006).
 
 - ``metric_labels``: every metric id of ``metrics.csv`` with a label, its kind, unit and
-  statement (frozen into the view by the revision that creates it; a test checks they agree).
+  statement (frozen into the view by the revision that creates it; a test checks they agree),
+  issuer NULL; and (revision 0015) per issuer, each metric it reports in a statement with its
+  own wording and the unit it reports in (Buckle's revenue: "SALES, Net of returns and
+  allowances", USD).
 - ``facts_fiscal``: ``facts_latest`` with the label, fiscal year, period type (quarter, half,
   year, instant) and fiscal quarter, and (revision 0011) each figure's origin and decimals.
   Fiscal years and quarters follow the issuer's fiscal year end (revision 0012,
   :mod:`tasks.core.fiscal`: 52/53-week years, a year ending in January is the one before).
 - ``restatements``: each later report of a (issuer, metric, period) whose value differs from
   the report before it beyond the rounding of the less precise of the two: both values, both
-  documents, both report dates.
+  documents, both report dates. Releases only (revision 0015): audited XBRL figures are
+  compared in ``audited_vs_reported``, as the alerts do.
+- ``dividends`` (revision 0015): every dividend declared by a published document, one row per
+  declaration and document, amounts exact in ``currency`` per share and per ADS.
 - ``line_items``: every value cell of every statement table read from a document, as printed
   (``statement_rows``, revision 0007): statement, section path, label, period, unit, value and
   the metric it maps to or NULL.
@@ -23,30 +29,58 @@ from sqlalchemy import Column, Date, Integer, Table, Text
 
 from storage.types import SCALE, ExactDecimal
 from storage.view_parts import precision_steps, sql_literal
-from tasks.core.enums import Basis, Status
+from tasks.core.enums import Basis, Origin, Status
 from tasks.core.fiscal import DECEMBER
 from tasks.core.metrics import METRICS_CSV
 
 _US_GAAP, _QUARANTINED = sql_literal(Basis.US_GAAP), sql_literal(Status.QUARANTINED)
+_XBRL, _TABLE = sql_literal(Origin.XBRL), sql_literal(Origin.TABLE)
 
 
 def _text(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+# Notes to the catalog's readers, not names a document prints: left out of the labels.
+_NOTES = (" (an expense is positive, whatever the table's parentheses)",
+          " (the issuer's own equity line)")  # fmt: skip
+
+
 def metric_rows() -> list[tuple[str, str, str, str, str]]:
-    """(metric, label, kind, unit, statement) from metrics.csv; the label is the first name."""
+    """(metric, label, kind, unit, statement) from metrics.csv; the label is the first name
+    (without the catalog's notes to its readers)."""
     with METRICS_CSV.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle))[1:]
-    return [(r[0], r[4].split(" / ")[0].strip(), r[1], r[2], r[3]) for r in rows if r]
+    labels = [(r, r[4].split(" / ")[0].strip()) for r in rows if r]
+    for note in _NOTES:
+        labels = [(r, label.removesuffix(note)) for r, label in labels]
+    return [(r[0], label, r[1], r[2], r[3]) for r, label in labels]
 
 
 def _metric_labels(_dialect: str) -> str:
+    """The catalog's rows (issuer NULL), then per issuer each metric it reported in a
+    statement: the label it prints most often, and the unit it reports in (revision 0015)."""
     values = ",\n    ".join("(" + ", ".join(map(_text, row)) + ")" for row in metric_rows())
     return f"""
 WITH m(metric, label, kind, unit, statement) AS (VALUES
-    {values})
-SELECT metric, label, kind, unit, statement FROM m"""
+    {values}),
+worded AS (
+    SELECT d.issuer, f.metric, f.row_label, f.unit, COUNT(*) AS n
+    FROM facts f JOIN documents d ON d.document_id = f.document_id
+    WHERE f.origin = {_TABLE} AND d.status <> {_QUARANTINED} AND f.row_label <> ''
+    GROUP BY d.issuer, f.metric, f.row_label, f.unit
+),
+ranked AS (
+    SELECT w.issuer, w.metric, w.row_label, w.unit,
+           ROW_NUMBER() OVER (PARTITION BY w.issuer, w.metric
+                              ORDER BY w.n DESC, w.row_label, w.unit) AS rn
+    FROM worded w
+)
+SELECT metric, label, kind, unit, statement, CAST(NULL AS TEXT) AS issuer FROM m
+UNION ALL
+SELECT r.metric, r.row_label, m.kind, r.unit, m.statement, r.issuer
+FROM ranked r JOIN m ON m.metric = r.metric
+WHERE r.rn = 1"""
 
 
 def _parts(dialect: str) -> tuple[str, str, str, str]:
@@ -97,7 +131,7 @@ SELECT p.issuer, p.metric, m.label, p.period_start, p.period_end,
                        ELSE p.end_month + 12 - p.year_end_month END + 2) / 3 END
            AS fiscal_quarter,
        p.unit, p.value, p.source_document_id, p.origin, p.decimals
-FROM placed p LEFT JOIN metric_labels m ON m.metric = p.metric"""
+FROM placed p LEFT JOIN metric_labels m ON m.metric = p.metric AND m.issuer IS NULL"""
 
 
 def _restatements(dialect: str) -> str:
@@ -113,7 +147,7 @@ reports AS (
            LAG(f.decimals) OVER w AS prev_decimals, LAG(f.document_id) OVER w AS prev_document_id,
            LAG(f.reported_on) OVER w AS prev_reported_on
     FROM facts f JOIN documents d ON d.document_id = f.document_id
-    WHERE f.basis = {_US_GAAP} AND d.status <> {_QUARANTINED}
+    WHERE f.basis = {_US_GAAP} AND d.status <> {_QUARANTINED} AND f.origin <> {_XBRL}
     WINDOW w AS (PARTITION BY d.issuer, f.metric, f.period_start, f.period_end
                  ORDER BY f.reported_on, d.published_at, f.document_id)
 )
@@ -135,6 +169,16 @@ SELECT d.issuer, r.document_id, r.statement, NULLIF(r.section, '') AS section, r
 FROM statement_rows r JOIN documents d ON d.document_id = r.document_id"""
 
 
+def _dividends(_dialect: str) -> str:
+    """Every dividend declared, one row per declaration and document (revision 0015)."""
+    return f"""
+SELECT d.issuer, v.period_start, v.period_end, v.currency, v.per_share, v.per_ads,
+       v.ex_date, v.record_date, v.payment_date, v.ads_payment_date,
+       v.document_id AS source_document_id, d.published_on AS reported_on
+FROM dividend_declarations v JOIN documents d ON d.document_id = v.document_id
+WHERE d.status <> {_QUARANTINED}"""
+
+
 # Creation order: facts_fiscal and line_items read metric_labels (and facts_latest).
 DEFINITIONS = {
     "metric_labels": _metric_labels,
@@ -142,12 +186,16 @@ DEFINITIONS = {
     "restatements": _restatements,
     "line_items": _line_items,
 }
+# Created after the audited views (revision 0015 appends it).
+LATER = {"dividends": _dividends}
 
 
 _PERIOD = (("period_start", Date), ("period_end", Date))
 # Each view's columns and their types, for the typed handles (values as Decimal, dates as date).
 COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
-    "metric_labels": tuple((c, Text) for c in ("metric", "label", "kind", "unit", "statement")),
+    "metric_labels": tuple(
+        (c, Text) for c in ("metric", "label", "kind", "unit", "statement", "issuer")
+    ),
     "facts_fiscal": (
         ("issuer", Text), ("metric", Text), ("label", Text), *_PERIOD,
         ("fiscal_year", Integer), ("period_type", Text), ("fiscal_quarter", Integer),
@@ -164,6 +212,12 @@ COLUMNS: dict[str, tuple[tuple[str, Any], ...]] = {
         ("issuer", Text), ("document_id", Text), ("statement", Text), ("section", Text),
         ("label", Text), *_PERIOD, ("unit", Text), ("value", ExactDecimal), ("metric", Text),
         ("reported_on", Date), ("proved_by", Text),
+    ),
+    "dividends": (
+        ("issuer", Text), *_PERIOD, ("currency", Text), ("per_share", ExactDecimal),
+        ("per_ads", ExactDecimal), ("ex_date", Date), ("record_date", Date),
+        ("payment_date", Date), ("ads_payment_date", Date), ("source_document_id", Text),
+        ("reported_on", Date),
     ),
 }  # fmt: skip
 

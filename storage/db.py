@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import OperationalError
 
 from storage.schema import TABLES
-from tasks.core.errors import SchemaError
+from tasks.core.errors import ConfigError, SchemaError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -24,6 +28,12 @@ if TYPE_CHECKING:
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+# PostgreSQL: a server that takes the connection and never answers is given up after
+# CONNECT_TIMEOUT_SECONDS (libpq's connect_timeout covers the whole start-up, authentication
+# included); a reader's statement after READ_STATEMENT_TIMEOUT_SECONDS (the server's
+# statement_timeout). An outside probe found `filings status` still waiting after 120 s.
+CONNECT_TIMEOUT_SECONDS = 5
+READ_STATEMENT_TIMEOUT_SECONDS = 300
 _MIGRATING = threading.Lock()
 _MIGRATION_LOCK = 0x46494C494E4753  # "FILINGS": the advisory lock key migrations hold
 IMMEDIATE = "filings_sqlite_immediate"  # execution option: BEGIN IMMEDIATE on SQLite
@@ -45,17 +55,39 @@ def make_engine(
 ) -> Engine:
     """Create an engine; SQLite gets its directory, foreign keys, a busy timeout and WAL.
     ``read_only``: SQLite creates no directory, sets no journal mode and refuses writes
-    (query_only), so a read-only file or a ``file:...?mode=ro&uri=true`` URL opens."""
+    (query_only), so a read-only file or a ``file:...?mode=ro&uri=true`` URL opens; in a
+    folder that may not be written to it is opened ``immutable``."""
     parsed = normalize_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True, **kwargs)
+        args = {"connect_timeout": CONNECT_TIMEOUT_SECONDS, **kwargs.pop("connect_args", {})}
+        if read_only:
+            ms = READ_STATEMENT_TIMEOUT_SECONDS * 1000
+            args.setdefault(
+                "options", f"-c statement_timeout={ms} -c default_transaction_read_only=on"
+            )
+        return create_engine(parsed, pool_pre_ping=True, connect_args=args, **kwargs)
     database = parsed.database or ""
     writable = database and database != ":memory:" and not database.startswith("file:")
     if writable and not read_only:
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    elif writable and not _writable_folder(Path(database).expanduser()):
+        parsed = _immutable(parsed, Path(database).expanduser())
     engine = create_engine(parsed, **kwargs)
     _configure_sqlite(engine, busy_timeout_ms, read_only)
     return engine
+
+
+def _writable_folder(path: Path) -> bool:
+    """Whether SQLite may create its journal files (``-wal``, ``-shm``) beside ``path``."""
+    return os.access(path.parent if str(path.parent) else Path("."), os.W_OK)
+
+
+def _immutable(url: URL, path: Path) -> URL:
+    """A read-only URI for a SQLite file in a folder nobody may write to (a read-only mount,
+    an archived copy): ``immutable=1`` reads it without the ``-shm`` file or locks SQLite
+    cannot create there ("unable to open database file" otherwise)."""
+    name = "file:" + quote(str(path.resolve()), safe="/")
+    return url.set(database=name, query={"mode": "ro", "immutable": "1", "uri": "true"})
 
 
 def _configure_sqlite(engine: Engine, busy_timeout_ms: int, read_only: bool = False) -> None:
@@ -152,17 +184,60 @@ def open_warehouse(url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
     return engine
 
 
-def open_for_reading(url: str | URL, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS) -> Engine:
+def open_for_reading(
+    url: str | URL,
+    busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+    setting: str = "FILINGS_DATABASE_URL",
+) -> Engine:
     """An engine that only reads a warehouse already at this code's schema: no migration, no
     write lock, so a read-only database role or file is enough (:class:`SchemaError` when
-    the schema is another one)."""
+    the schema is another one). A server that cannot be used is a :class:`ConfigError`
+    naming ``setting`` and what is wrong (within :data:`CONNECT_TIMEOUT_SECONDS`)."""
     engine = make_engine(url, busy_timeout_ms, read_only=True)
     try:
         check_schema(engine)
+    except OperationalError as exc:
+        engine.dispose()
+        if engine.dialect.name != "postgresql":
+            raise
+        raise ConfigError(f"{setting}: {connection_problem(exc, engine.url)}") from None
     except BaseException:
         engine.dispose()
         raise
     return engine
+
+
+def connection_problem(
+    exc: BaseException, url: URL, timeout: float = CONNECT_TIMEOUT_SECONDS
+) -> str:
+    """What is wrong with a PostgreSQL server or URL that refused a connection, and what to
+    do: an unknown role, a missing database, a refused password, a server that does not
+    answer or cannot be reached (never the password)."""
+    orig = getattr(exc, "orig", None) or exc
+    first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
+    host, port = url.host or "localhost", url.port or 5432
+    where, flags = f"{host}:{port}", f"-h {host} -p {port}"
+    user, database = url.username or "", url.database or ""
+    if re.search(r'\brole "[^"]*" does not exist', first):
+        return (
+            f"the role {user!r} does not exist on {where}: check the user name in the URL, "
+            f"or create the role (createuser {flags} {user})"
+        )
+    if re.search(r'\bdatabase "[^"]*" does not exist', first):
+        return (
+            f"database {database!r} does not exist on {where} "
+            f"(create it: createdb {flags} {database})"
+        )
+    if "password authentication failed" in first or "no password supplied" in first:
+        return f"{where} refused the password of role {user!r}: check the password in the URL"
+    if "timeout" in first.lower():
+        return (
+            f"{where} did not answer within {timeout:g} s: check the host and port in the URL "
+            "and that PostgreSQL serves there"
+        )
+    # psycopg: 'connection failed: connection to server at "h", port p failed: <reason>'
+    reason = first.rsplit(" failed: ", 1)[-1].strip() or type(orig).__name__
+    return f"cannot connect to {where} ({reason[:160]}): check the host and port in the URL"
 
 
 def code_revision() -> str:

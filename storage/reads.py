@@ -26,6 +26,7 @@ READABLE: dict[str, Table] = {
     "alerts": views.ALERTS,
     "audited_vs_reported": views.AUDITED_VS_REPORTED,
     "extraction_accuracy": views.EXTRACTION_ACCURACY,
+    "dividends": views.DIVIDENDS,
 }
 
 

@@ -217,8 +217,9 @@ guidance = Table(
     UniqueConstraint("document_id", "metric", "period_start", "period_end"),
 )
 
+# 0015: the table is dividend_declarations; the contract's ``dividends`` is a view of it.
 dividends = Table(
-    "dividends",
+    "dividend_declarations",
     metadata,
     Column("dividend_id", SurrogateKey, primary_key=True, autoincrement=True),
     _document_fk(),

@@ -174,6 +174,7 @@ _DEFINITIONS = {
     "guidance_history": _guidance_history,
     **consumer_views.DEFINITIONS,
     **audit_views.DEFINITIONS,
+    **consumer_views.LATER,
 }
 VIEW_NAMES: tuple[str, ...] = tuple(_DEFINITIONS)
 
@@ -281,6 +282,7 @@ METRIC_LABELS = _CONSUMER["metric_labels"]
 FACTS_FISCAL = _CONSUMER["facts_fiscal"]
 RESTATEMENTS = _CONSUMER["restatements"]
 LINE_ITEMS = _CONSUMER["line_items"]
+DIVIDENDS = _CONSUMER["dividends"]
 AUDITED_VS_REPORTED, EXTRACTION_ACCURACY = (
     _view(name, *(Column(c, kind) for c, kind in columns))
     for name, columns in audit_views.columns().items()

@@ -17,6 +17,7 @@ Idempotency-Key, the same on every try. A concurrent run sees the claim and skip
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -35,6 +36,7 @@ from tasks.delivery.messages import (
     guidance_variance_alerts,
     restatement_alerts,
 )
+from tasks.runs.run_links import run_reference
 from tasks.sources.urls import public_document_url
 from tasks.stage_task import StageTask
 
@@ -98,7 +100,8 @@ def linked_alerts(conn: Connection, found: Sequence[NewAlert]) -> list[NewAlert]
         lines += [f"Prefect run: {run}"] if run else []
         text = "\n".join([item.message, *lines]) if lines else item.message
         # the finding's own document (the later one of a restatement) and this run, for programs
-        links = {"document_url": urls.get(item.document_id or ""), "run_url": run or None}
+        page = run if run.startswith(("http://", "https://")) else None
+        links = {"document_url": urls.get(item.document_id or ""), "run_url": page}
         linked.append(replace(item, message=text, details={**item.details, **links}))
     return linked
 
@@ -118,17 +121,18 @@ def _public_url(conn: Connection, document_id: str) -> str | None:
 
 
 def _run_link(item: NewAlert) -> str:
-    """The run's page in the Prefect UI (the failed run's, for a pipeline failure); "" outside
-    a run or on the ephemeral API, which has no UI."""
+    """The run's page in the Prefect UI (the failed run's, for a pipeline failure) when that
+    page outlives the run, else the run's id (:mod:`tasks.runs.run_links`); "" outside a run."""
     # deferred: a run link is asked for inside a flow only
     from prefect import runtime
     from prefect.settings import PREFECT_API_URL, PREFECT_UI_URL
 
-    ui = PREFECT_UI_URL.value() if PREFECT_API_URL.value() else None
+    api = PREFECT_API_URL.value()
+    ui = PREFECT_UI_URL.value() if api else None
     run_id = runtime.flow_run.id
     if item.kind == AlertKind.PIPELINE_FAILURE:
         run_id = item.dedup_key.rpartition(":")[2]
-    return f"{str(ui).rstrip('/')}/runs/flow-run/{run_id}" if ui and run_id else ""
+    return run_reference(api, ui, str(run_id or ""))
 
 
 def store_alerts(engine: Engine, found: Sequence[NewAlert]) -> list[str]:
@@ -141,6 +145,9 @@ def store_alerts(engine: Engine, found: Sequence[NewAlert]) -> list[str]:
 # A send takes seconds (SEND_TIMEOUT_SECONDS): a claim this old belongs to a run that died,
 # wherever it ran.
 STALE_CLAIM = timedelta(hours=1)
+# A failed send that took this long met a channel that does not answer (an answer, even a
+# refusal, comes within a second): the channel's other messages wait for the next run.
+HUNG_AFTER_SECONDS = 5.0
 
 
 def deliver_pending(
@@ -173,14 +180,37 @@ def deliver_pending(
     for channel in channels:
         mine = [p for p in pending if p.channel == channel.name]
         batches = [mine] if digest and mine else [[p] for p in mine]
-        for batch in batches:
-            done = _deliver(engine, channel, batch, worker, report)
-            delivered.update(done)
-            if done:
-                report.sent[channel.name] = report.sent.get(channel.name, 0) + len(done)
+        delivered.update(_deliver_channel(engine, channel, batches, worker, report))
     report.delivered = len(delivered)
     report.delivered_ids = tuple(sorted(delivered))
     return report
+
+
+def _deliver_channel(
+    engine: Engine,
+    channel: Channel,
+    batches: Sequence[Sequence[PendingDelivery]],
+    worker: str,
+    report: DeliveryReport,
+) -> list[str]:
+    """Send a channel's messages in turn until one fails after waiting (a channel that does
+    not answer): its other messages are not tried in this run, and stay pending for the next
+    (a run against hung webhook and Slack endpoints took 133 s, one timeout per message)."""
+    delivered: list[str] = []
+    for n, batch in enumerate(batches):
+        started = time.monotonic()
+        done = _deliver(engine, channel, batch, worker, report)
+        delivered += done
+        if done:
+            report.sent[channel.name] = report.sent.get(channel.name, 0) + len(done)
+        elif time.monotonic() - started >= HUNG_AFTER_SECONDS:
+            left = sum(len(b) for b in batches[n + 1 :])
+            if left:
+                why = "not tried: the channel did not answer in time; the next run sends them"
+                log.warning("%d alert(s) not tried on %s: %s", left, channel.name, why)
+                _count(report.failed, channel.name, left, why)
+            break
+    return delivered
 
 
 def _deliver(

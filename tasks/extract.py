@@ -27,11 +27,11 @@ from tasks.parsers.checks import reconcile
 from tasks.parsers.classify import classify, usd_rate
 from tasks.parsers.dividends import extract_dividends
 from tasks.parsers.identity import foreign_file, identify, publication_date
+from tasks.parsers.mapping import issuer_facts, standard_facts
 from tasks.parsers.narrative import extract_narrative
 from tasks.parsers.outlook import extract_guidance
 from tasks.parsers.proving import prove_document
-from tasks.parsers.standard import shared_catalog, standard_facts
-from tasks.parsers.statements import extract_statements
+from tasks.parsers.standard import shared_catalog
 from tasks.parsers.tables import ParsedDocument
 from tasks.parsers.text import parse_text
 from tasks.stage_task import StageTask
@@ -94,8 +94,8 @@ def extract_file(
 
 
 def _read_file(name: str, doc: ParsedDocument, catalog: LabelCatalog) -> Extraction:
-    result = extract_statements(doc, catalog, name)
     as_printed = read_rows(doc, name)
+    result = issuer_facts(as_printed, catalog, name)
     # a statement whose rows were all refused still makes a results document (the gate then
     # quarantines it), whether or not the issuer's catalog maps its labels
     read = {r.statement for r in as_printed.rows} | {r.statement for r in as_printed.refused}

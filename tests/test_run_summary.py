@@ -27,3 +27,12 @@ def test_counters_add_lines_said_again_are_kept_once_and_the_latest_site_wins():
     assert total.source_failures == ["hkex latest listing: 503"]
     assert total.data_docs == "file:///site-sec:b"
     assert total.unchanged == 0 and not total.ok
+
+
+def test_a_rerun_says_why_it_found_documents_it_does_not_ingest():
+    again = RunSummary()
+    again.take_up(["hkex:1", "hkex:2", "sec:3", "sec:4", "sec:5"])  # listed again, all stored
+    first = again.render().splitlines()[0]
+    assert first.startswith("nothing new to ingest: the 5 found are in the warehouse already")
+    assert "lists the sources' last days again" in first
+    assert RunSummary().render().splitlines()[0] == "nothing new to ingest"  # nothing found

@@ -25,6 +25,10 @@ ACTIVE_STOCKS = [
     {"c": "00005", "i": 3, "n": "HSBC HOLDINGS"},
     {"c": "00328", "i": 1000000328, "n": "ALCO HOLDINGS"},
     {"c": "00700", "i": 7609, "n": "TENCENT"},
+    # the issuer of the real documents in tests/fixtures/real (its issuers.toml), so that
+    # `filings issuers add EBH --hkex 1856 --source replay` answers; its stock id is not
+    # recorded from HKEx (nothing of 01856 is served by the archive's title search)
+    {"c": "01856", "i": 1000001856, "n": "ERNEST BOREL"},
     {"c": "03660", "i": STOCK_ID, "n": STOCK_NAME},
     {"c": "03690", "i": 1000051237, "n": "MEITUAN-W"},
     {"c": "09988", "i": 1000124863, "n": "BABA-W"},

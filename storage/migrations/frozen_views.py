@@ -11,6 +11,7 @@ from __future__ import annotations
 from sqlalchemy.engine import Connection
 
 from storage.migrations.frozen_views_0014 import CHANGED_0014
+from storage.migrations.frozen_views_0015 import CHANGED_0015
 
 Views = dict[str, dict[str, str]]  # name -> dialect -> SELECT, in creation order
 
@@ -1104,3 +1105,12 @@ VIEWS_0013: Views = {
 # Revision 0014: proved_by on facts_history, facts_latest and line_items; metric_labels lists the
 # metrics the proofs added (their SQL in frozen_views_0014, to keep this file from growing).
 VIEWS_0014: Views = {**VIEWS_0013, **CHANGED_0014}
+
+
+# Revision 0015: dividends (every dividend a published document declares, one row per
+# declaration and document), a view of the table dividend_declarations; metric_labels gains
+# issuer (per issuer: its own wording and unit; the catalog's rows without its notes to
+# readers) and facts_fiscal / extraction_accuracy join it by issuer; restatements leaves out
+# audited XBRL figures (compared in audited_vs_reported, as the alerts do). SQL in
+# frozen_views_0015.
+VIEWS_0015: Views = {**VIEWS_0014, **CHANGED_0015}

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import tomli_w
+
 from tasks.core.errors import ConfigError, PipelineError
 from tasks.core.fiscal import valid_year_end
 from tasks.core.records import Issuer
@@ -57,25 +59,28 @@ def _issuer(row: dict[str, object]) -> Issuer:
 
 
 def write_issuers(path: Path, issuers: Sequence[Issuer]) -> None:
-    """Write issuers as the TOML file :func:`read_issuers` reads (absent ids are left out)."""
-    blocks = []
-    for i in issuers:
-        lines = [f"ticker = {_quoted(i.ticker)}", f"name = {_quoted(i.name)}"]
-        lines += [f"cik = {_quoted(i.cik)}"] if i.cik else []
-        lines += [f"hkex_code = {_quoted(i.hkex_code)}"] if i.hkex_code else []
-        if i.aliases:
-            lines.append(f"aliases = [{', '.join(_quoted(a) for a in i.aliases)}]")
-        lines += [f"fiscal_year_end = {_quoted(i.fiscal_year_end)}"] if i.fiscal_year_end else []
-        blocks.append("[[issuer]]\n" + "\n".join(lines) + "\n")
+    """Write issuers as the TOML file :func:`read_issuers` reads (absent ids are left out),
+    through a TOML writer: names come from remote directories (SEC's, HKEx's) and may hold
+    any character (a newline, a quote). What was written is read back before it replaces the
+    file: an issuers file every later command fails on is never left behind."""
+    rows = [_row(i) for i in issuers]
+    body = "# Issuers this pipeline covers (filings issuers add TICKER).\n\n"
+    body += tomli_w.dumps({"issuer": rows})
+    if [_issuer(r) for r in tomllib.loads(body)["issuer"]] != [_issuer(r) for r in rows]:
+        raise ConfigError(f"FILINGS_ISSUERS_FILE {path}: the issuers would not read back as given")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(
-        "# Issuers this pipeline covers (filings issuers add TICKER).\n\n" + "\n".join(blocks),
-        encoding="utf-8",
-    )
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(body, encoding="utf-8")
+    tmp.replace(path)
 
 
-def _quoted(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def _row(issuer: Issuer) -> dict[str, object]:
+    row: dict[str, object] = {"ticker": issuer.ticker, "name": issuer.name}
+    row.update({"cik": issuer.cik} if issuer.cik else {})
+    row.update({"hkex_code": issuer.hkex_code} if issuer.hkex_code else {})
+    row.update({"aliases": list(issuer.aliases)} if issuer.aliases else {})
+    row.update({"fiscal_year_end": issuer.fiscal_year_end} if issuer.fiscal_year_end else {})
+    return row
 
 
 def with_issuer(configured: Sequence[Issuer], issuer: Issuer) -> tuple[Issuer, ...]:

@@ -156,3 +156,86 @@ class SmtpUrl(SecretUrl):
         netloc = f"{user}:{quote(password, safe='')}@{self.host}"
         netloc += f":{self.port}" if self.port else ""
         return SmtpUrl(self._parts._replace(netloc=netloc).geturl())
+
+
+class SourceUrl(str):
+    """An http(s) URL setting (a source's base, where Data Docs are served) whose user name and
+    password are a secret. The string is the URL without them, ``/`` stripped at its end:
+    everything that prints, stores or logs a URL built on it (errors, the ``runs`` and
+    ``documents`` rows, Prefect's records) never holds them; :attr:`credentials` gives them
+    to the one client that connects (HTTP basic auth, as ``requests`` sends userinfo)."""
+
+    credentials: tuple[str, str] | None
+
+    def __new__(cls, text: str) -> SourceUrl:
+        problem = _source_problem(text)
+        if problem:
+            raise ValueError(problem)
+        parts = urlsplit(text.strip())
+        host = parts.netloc.rpartition("@")[2]
+        url = super().__new__(cls, parts._replace(netloc=host).geturl().rstrip("/"))
+        url.credentials = None
+        if parts.username is not None or parts.password is not None:
+            url.credentials = (unquote(parts.username or ""), unquote(parts.password or ""))
+        return url
+
+
+def _source_problem(text: str) -> str:
+    """What is wrong with a source URL, never quoting it; "" when fine."""
+    if _UNSAFE.search(text.strip()):
+        return "holds a space or control character"
+    parts = urlsplit(text.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return "not an http:// or https:// URL"
+    if _BAD_ESCAPE.search(parts.netloc):
+        return f"holds a '%' not followed by two hex digits; {ENCODE_HINT}"
+    try:
+        port = parts.port
+    except ValueError:
+        return f"its port is not a number from 1 to 65535; {ENCODE_HINT}"
+    if port == 0 or not parts.hostname:
+        return f"has no host or port 0; {ENCODE_HINT}"
+    return ""
+
+
+def source_url(value: str) -> str:
+    """``value`` as a :class:`SourceUrl` (a validator's: ValueError in words, never the text)."""
+    return SourceUrl(value)
+
+
+def archive_problem(text: str) -> str:
+    """What is wrong with ``FILINGS_ARCHIVE_URL`` (a folder or an fsspec URL), never quoting
+    it: a user name or password in it would be printed wherever a path is (fsspec's errors);
+    "" when fine."""
+    if _UNSAFE.search(text.strip()):
+        return "holds a space or control character"
+    scheme, sep, rest = text.partition("://")
+    if sep and "@" in rest.partition("/")[0]:
+        return (
+            "holds a user name or password: give the storage's credentials through its own "
+            "configuration (e.g. AWS_* variables for s3://), never in the URL"
+        )
+    return ""
+
+
+class BaseAuth:
+    """``requests`` auth: the credentials of the :class:`SourceUrl` a request's URL is under
+    (none for other URLs), so they go as an ``Authorization`` header and no URL holds them."""
+
+    def __init__(self, bases: tuple[str, ...]) -> None:
+        self._by_origin = {
+            _origin(b): creds for b in bases if (creds := getattr(b, "credentials", None))
+        }
+
+    def __call__(self, request: Any) -> Any:
+        creds = self._by_origin.get(_origin(str(request.url)))
+        if creds is not None:
+            from requests.auth import HTTPBasicAuth
+
+            return HTTPBasicAuth(*creds)(request)
+        return request
+
+
+def _origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.rpartition("@")[2].lower()

@@ -7,22 +7,23 @@ a bad value is refused naming the setting and what is wrong, never quoting the v
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tasks.config.issuers import DEFAULT_ISSUERS, read_issuers
-from tasks.config.secret_urls import SmtpUrl, WebhookUrl, url_problem
+from tasks.config.secret_urls import SmtpUrl, WebhookUrl, archive_problem, source_url, url_problem
 from tasks.core.errors import ConfigError
 from tasks.core.records import Issuer
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 DATABASE_SCHEMES = ("postgresql", "postgresql+psycopg", "postgresql+psycopg2", "postgres")
 
 
@@ -69,14 +70,6 @@ class Settings(BaseSettings):
     prefect_api_url: str = Field(
         "", validation_alias=AliasChoices("prefect_api_url", "PREFECT_API_URL")
     )
-    runtime_dir: Path | None = Field(
-        None,
-        description="Per-user folder every run of this user on this machine shares (the sources'"
-        " pacers); default $XDG_RUNTIME_DIR/filings, else /tmp/filings-$UID.",
-    )
-    xdg_runtime_dir: Path | None = Field(
-        None, validation_alias=AliasChoices("xdg_runtime_dir", "XDG_RUNTIME_DIR")
-    )
     warm_workers: bool = Field(
         False,
         description="Ingest runs hand their documents to task workers (python -m flows.warm).",
@@ -117,7 +110,22 @@ class Settings(BaseSettings):
     @field_validator("sec_data_url", "sec_archives_url", "hkex_url")
     @classmethod
     def _http_url(cls, value: str) -> str:
-        return _check_http(value)
+        return source_url(value)
+
+    @field_validator("sec_user_agent")
+    @classmethod
+    def _one_header_line(cls, value: str) -> str:
+        if _CONTROL.search(value):
+            raise ValueError("holds a line break or control character (one header line)")
+        return value.strip()
+
+    @field_validator("archive_url")
+    @classmethod
+    def _archive_url(cls, value: str) -> str:
+        problem = archive_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @field_validator("smtp_url", "webhook_url", "slack_webhook_url", mode="before")
     @classmethod
@@ -136,7 +144,7 @@ class Settings(BaseSettings):
     @field_validator("data_docs_url")
     @classmethod
     def _optional_http_url(cls, value: str) -> str:
-        return _check_http(value) if value else value
+        return source_url(value) if value.strip() else ""
 
     @property
     def warehouse_url(self) -> str:
@@ -166,13 +174,6 @@ class Settings(BaseSettings):
         if self.issuers_file is None and not self.issuers_path.is_file():
             return DEFAULT_ISSUERS
         return read_issuers(self.issuers_path)
-
-
-def _check_http(value: str) -> str:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"not an http(s) URL: {value!r}")
-    return value.rstrip("/")
 
 
 # Settings a caller set for the flows it runs in this process, over the environment's (the

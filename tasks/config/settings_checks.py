@@ -8,7 +8,9 @@ two minutes, once Prefect had started.
 
 from __future__ import annotations
 
+import os
 from email.utils import getaddresses
+from pathlib import Path
 
 from tasks.config.settings import Settings
 from tasks.core.errors import ConfigError
@@ -40,6 +42,45 @@ def _check_addresses(name: str, value: str) -> None:
         raise ConfigError(f"{name}: not a list of e-mail addresses (name@domain, comma-separated)")
 
 
+def check_writable(setting: str, path: Path, what: str) -> None:
+    """``path`` (a folder or a file) may be written by this user; one line otherwise (a run
+    writes its warehouse, raw archive and Data Docs: refused before Prefect starts)."""
+    if not os.access(path, os.W_OK):
+        raise ConfigError(
+            f"{setting}: {what} {path} is read-only for this user; reading commands (status, "
+            "export, report) work on it, a run needs it writable"
+        )
+
+
+def check_data_folder(settings: Settings) -> None:
+    """The data folder and the local raw archive, where they exist, may be written."""
+    if settings.data_dir.exists():
+        check_writable("FILINGS_DATA_DIR", settings.data_dir, "the data folder")
+    archive = Path(settings.archive_root)
+    if "://" not in settings.archive_root and archive.exists():
+        check_writable("FILINGS_ARCHIVE_URL", archive, "the raw archive")
+
+
+def check_archive(settings: Settings) -> None:
+    """The raw archive's storage can be used by this installation: an ``sftp://`` URL without
+    paramiko installed was refused only once Prefect had started."""
+    root = settings.archive_root
+    if "://" not in root:
+        return
+    protocol = root.partition("://")[0].rpartition("::")[2].lower()
+    # deferred for start-up speed: fsspec, only for a URL
+    import fsspec
+
+    try:
+        fsspec.get_filesystem_class(protocol)
+    except (ImportError, ValueError):
+        raise ConfigError(
+            f"FILINGS_ARCHIVE_URL: {protocol}:// is not a storage this installation can use "
+            "(a folder, file://, memory://, or an fsspec filesystem whose package is installed,"
+            " e.g. s3fs for s3://)"
+        ) from None
+
+
 def check_database(
     url: str, setting: str = "FILINGS_DATABASE_URL", timeout: int = DATABASE_TIMEOUT_SECONDS
 ) -> None:
@@ -48,7 +89,7 @@ def check_database(
     # deferred for start-up speed: SQLAlchemy, only once the cheap checks passed
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from storage.db import make_engine, normalize_url
+    from storage.db import connection_problem, make_engine, normalize_url
 
     try:
         parsed = normalize_url(url)
@@ -62,29 +103,18 @@ def check_database(
             raise ConfigError(
                 f"{setting}: cannot create the SQLite file's folder{where}: {exc.strerror or exc}"
             ) from None
+        path = Path(parsed.database or "").expanduser()
+        if parsed.database and not parsed.database.startswith(("file:", ":memory:")):
+            check_writable(setting, path.parent, "the SQLite warehouse's folder")
+            if path.exists():
+                check_writable(setting, path, "the SQLite warehouse")
         return
-    where = f"{parsed.host or 'localhost'}:{parsed.port or 5432}"
     engine = make_engine(parsed, connect_args={"connect_timeout": timeout})
     try:
         with engine.connect() as conn:
             conn.exec_driver_sql("SELECT 1")
     except SQLAlchemyError as exc:
-        problem = _database_problem(exc, where, parsed.database or "", timeout)
+        problem = connection_problem(exc, parsed, timeout)
         raise ConfigError(f"{setting}: {problem}") from None
     finally:
         engine.dispose()
-
-
-def _database_problem(exc: BaseException, where: str, database: str, timeout: int) -> str:
-    orig = getattr(exc, "orig", None) or exc
-    first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
-    if "does not exist" in first and database:
-        return (
-            f"database {database!r} does not exist on {where} "
-            f"(create it: createdb -h {where.replace(':', ' -p ')} {database})"
-        )
-    if "timeout" in first.lower():
-        return f"{where} did not answer within {timeout} s"
-    # psycopg: 'connection failed: connection to server at "h", port p failed: <reason>'
-    reason = first.rsplit(" failed: ", 1)[-1].strip() or type(orig).__name__
-    return f"cannot connect to {where} ({reason[:160]})"

@@ -6,7 +6,8 @@ decides which class serves a source. Adding a source is one module in ``tasks/so
 
 SEC allows 10 requests per second per user. A file pacer in the user's runtime folder
 (:mod:`tasks.config.runtime`) covers every task, thread and process of the user on the
-machine, whatever their data folder; HKEx's spacing is shared the same way. Where a Prefect
+machine, whatever their environment, data folder or spelling of the host; HKEx's spacing is
+shared the same way. Where a Prefect
 server is configured (``PREFECT_API_URL``, or ``FILINGS_SEC_LIMITER=prefect``) a Prefect
 global concurrency limit with slot decay is taken first, for every flow run on that server.
 """
@@ -16,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+import requests
 from sqlalchemy.engine import Engine
 
 from storage import db
 from tasks.config.runtime import pacer_file
+from tasks.config.secret_urls import BaseAuth
 from tasks.config.settings import Settings, require_live_ready
 from tasks.core.enums import SourceName
 from tasks.core.errors import ConfigError
@@ -56,7 +59,7 @@ def sec_limiter(settings: Settings) -> Limiter:
     if mode == "auto":
         mode = "prefect" if settings.prefect_api_url else "local"
     # Whole requests per rolling second: 10/s allows 10 in any second, never 11.
-    pacer = FilePacer(pacer_file(settings, "sec", settings.sec_archives_url), max(1, int(rate)))
+    pacer = FilePacer(pacer_file("sec", settings.sec_archives_url), max(1, int(rate)))
     if mode == "prefect":
         limiter = PrefectRateLimiter(settings.sec_rate_limit_name, rate)
         limiter.ensure()
@@ -70,7 +73,7 @@ def hkex_limiter(settings: Settings) -> Limiter:
     interval = settings.hkex_seconds_between_requests
     if interval <= 0:
         return RateLimiter(0)
-    return FilePacer(pacer_file(settings, "hkex", settings.hkex_url), 1, window=interval)
+    return FilePacer(pacer_file("hkex", settings.hkex_url), 1, window=interval)
 
 
 def _loopback(url: str) -> bool:
@@ -111,10 +114,14 @@ def _hkex(settings: Settings) -> HkexSource:
 
 
 def _http(settings: Settings, limiter: Limiter, bases: tuple[str, ...]) -> HttpClient:
-    """A source's HTTP client: its pace, its base URLs, and the run's transfer bounds."""
+    """A source's HTTP client: its pace, its base URLs (their user names and passwords sent as
+    basic auth, never in a URL), and the run's transfer bounds."""
+    session = requests.Session()
+    session.auth = BaseAuth(bases)
     return HttpClient(
         user_agent=settings.sec_user_agent or REPLAY_USER_AGENT,
         limiter=limiter,
+        session=session,
         timeout=settings.http_timeout_seconds,
         bases=bases,
         max_bytes=int(settings.http_max_megabytes * 1024 * 1024),

@@ -155,7 +155,8 @@ def columns(rows: Iterable[StatementRow]) -> dict[str, list[Line]]:
     for key, members in grouped.items():
         scales = Counter(r.scale for _, r in members)
         usual = scales.most_common(1)[0][0]
-        ordered = sorted((m for m in members if m[1].scale == usual), key=lambda m: m[1].row_index)
+        # in printed order: a statement continued on the next page restarts its row numbers
+        ordered = sorted((m for m in members if m[1].scale == usual), key=lambda m: m[0])
         found[key] = [Line(r.row_label, r.value, r.decimals, i) for i, r in ordered]
     return found
 

@@ -91,6 +91,10 @@ IDENTITIES: tuple[Identity, ...] = (
     _identity("balance_sheet_balances", B, "total_assets", "total_liabilities_and_equity",
               closes=True),
     _identity("net_assets_equal_total_equity", B, "net_assets", "total_equity", closes=True),
+    # (equity printed before the non-current liabilities, as many HK issuers print it)
+    _identity("equity_plus_non_current_liabilities", B,
+              "total_equity + total_non_current_liabilities",
+              "total_assets_less_current_liabilities", closes=True),
     _identity("liabilities_plus_equity", B, "total_liabilities + total_equity",
               "total_liabilities_and_equity"),
     _identity("assets_less_liabilities_are_net_assets", B, "total_assets - total_liabilities",

@@ -56,7 +56,7 @@ class DocumentRef:
     source: SourceName
     source_id: str  # accession number, NEWS_ID, or sha256 prefix for local files
     issuer: str  # ticker
-    form: str  # "6-K", "6-K/A", or the HKEx t2 category code ("13300")
+    form: str  # "6-K", "6-K/A", or HKEx's category name ("HKEx Final Results")
     title: str
     published_at: datetime  # timezone-aware
     url: str  # landing page: -index.htm or the PDF link
@@ -188,6 +188,11 @@ class Extraction:
     unproven: tuple[Fact, ...] = ()
     verdicts: tuple[Verdict, ...] = ()
     row_ties: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def mapped(self) -> tuple[Fact, ...]:
+        """Every figure read into a metric: the published ones, then those held unproved."""
+        return self.facts + self.unproven
 
 
 @dataclass(frozen=True, slots=True)

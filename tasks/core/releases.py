@@ -18,12 +18,14 @@ NEAR = timedelta(days=3)  # SEC and HKEx copies are a day apart (time zones, fil
 MIN_FIGURES = 10  # fewer figures say too little to call two documents one release
 SHARE = Decimal("0.9")  # of the new document's figures found, as printed, in the held one
 
-Figure = tuple[str, date | None, date, str, Decimal]
+Figure = tuple[str, date | None, date, str, str, Decimal]
 
 
 def figures(facts: Iterable[Fact]) -> set[Figure]:
-    """What a document printed: each metric, period, unit and value."""
-    return {(f.metric, f.period_start, f.period_end, f.unit, f.value) for f in facts}
+    """What a document printed: each metric, period, basis, unit and value. The basis is part
+    of what a figure is: a 6-K printing its US GAAP statements and their IFRS reconciliation
+    prints one metric and period twice, two values, neither contradicting the other."""
+    return {(f.metric, f.period_start, f.period_end, f.basis, f.unit, f.value) for f in facts}
 
 
 def shared(ours: Iterable[Fact], theirs: Iterable[Fact]) -> tuple[int, int]:
@@ -33,9 +35,9 @@ def shared(ours: Iterable[Fact], theirs: Iterable[Fact]) -> tuple[int, int]:
 
 
 def contradicted(ours: Iterable[Fact], theirs: Iterable[Fact]) -> int:
-    """Figures of ours that theirs prints otherwise (same metric, period and unit)."""
-    printed = {f[:4]: f[4] for f in figures(theirs)}
-    return sum(1 for f in figures(ours) if f[:4] in printed and printed[f[:4]] != f[4])
+    """Figures of ours that theirs prints otherwise (same metric, period, basis and unit)."""
+    printed = {f[:5]: f[5] for f in figures(theirs)}
+    return sum(1 for f in figures(ours) if f[:5] in printed and printed[f[:5]] != f[5])
 
 
 def is_same_release(ours: Iterable[Fact], theirs: Iterable[Fact]) -> bool:

@@ -173,7 +173,7 @@ def send_email(url: SmtpUrl, sender: str, to: str, alerts: Sequence[PendingDeliv
     ``smtps://``). Until the message is handed over, a failure is :class:`NotSentError`;
     while it is, :class:`SendInDoubtError`, unless the server answered with a refusal."""
     message = email_message(sender, to, alerts)
-    where = f"{url.scheme}://{url.host}"
+    where = f"{url.scheme}://{url.host}:{smtp_port(url)}"  # the port too: 25, 465 or 587?
     try:
         client = _smtp_session(url)
     except (OSError, smtplib.SMTPException) as exc:
@@ -191,11 +191,15 @@ def send_email(url: SmtpUrl, sender: str, to: str, alerts: Sequence[PendingDeliv
         _close(client)
 
 
+def smtp_port(url: SmtpUrl) -> int:
+    """The port a send connects to: the URL's, else 465 (smtps) or 25."""
+    return url.port or (465 if url.ssl else 25)
+
+
 def _smtp_session(url: SmtpUrl) -> smtplib.SMTP:
     """Connected (and logged in) to the server; nothing of the message sent yet."""
     client_cls = smtplib.SMTP_SSL if url.ssl else smtplib.SMTP
-    port = url.port or (465 if url.ssl else 25)
-    client = client_cls(url.host, port, timeout=SEND_TIMEOUT_SECONDS)
+    client = client_cls(url.host, smtp_port(url), timeout=SEND_TIMEOUT_SECONDS)
     try:
         if url.starttls:
             client.starttls()

@@ -18,6 +18,7 @@ from tasks.core.provenance import Provenance
 from tasks.core.rowrecords import RefusedRow, StatementKind, StatementRow
 from tasks.parsers.headers import Column, header_lines, resolve_columns, without_notes
 from tasks.parsers.numbers import CellKind, CellValue, cents_of, parse_cell
+from tasks.parsers.reconciliation import gaap_basis
 from tasks.parsers.rows import clean_label, has_values, segments, unplaced_figures
 from tasks.parsers.setting import TableSetting, read_setting
 from tasks.parsers.tablemeta import (
@@ -58,15 +59,20 @@ class RowsRead:
 
     rows: tuple[StatementRow, ...]
     refused: tuple[RefusedRow, ...]
+    # an IFRS reconciliation row (by its position in ``rows``) -> its U.S. GAAP amount, when
+    # GAAP + adjustments = IFRS holds exactly in its printed row, else None
+    gaap: dict[int, Decimal | None] = field(default_factory=dict)
 
 
 Setting = TableSetting[StatementKind]
+_IFRS = StatementKind.IFRS_RECONCILIATION
 
 
 @dataclass
 class _Sink:
     document: str
     rows: list[StatementRow] = field(default_factory=list)
+    gaap: dict[int, Decimal | None] = field(default_factory=dict)
     refused: dict[tuple[str, str, str, str], RefusedRow] = field(default_factory=dict)
     index: int = 0  # row position within the current statement
     columns: list[Column] = field(default_factory=list)  # the last table's, for its sequel
@@ -91,7 +97,7 @@ def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
         if setting is not previous and not goes_on:
             sink.index = 0
         _read_table(table, setting, sink, continued=setting is previous)
-    return RowsRead(tuple(sink.rows), tuple(sink.refused.values()))
+    return RowsRead(tuple(sink.rows), tuple(sink.refused.values()), sink.gaap)
 
 
 def table_setting(table: RawTable, previous: Setting) -> Setting:
@@ -99,6 +105,9 @@ def table_setting(table: RawTable, previous: Setting) -> Setting:
     of comprehensive income (IFRS allows one) that opens with revenue is the income
     statement: profit or loss is its first part."""
     setting = read_setting(table, previous, _kind)
+    if setting is previous and setting.what is _IFRS and setting.scale is None:
+        # an IFRS table continuing one without a scale line, printing its own in its heads
+        setting = replace(read_setting(table, previous, _ifrs_heads), title=previous.title)
     if setting.what is StatementKind.OTHER and _opens_with_revenue(table):
         return replace(setting, what=StatementKind.INCOME_STATEMENT)
     return setting
@@ -112,6 +121,13 @@ def _opens_with_revenue(table: RawTable) -> bool:
 def _kind(near: tuple[str, ...], header: str) -> tuple[StatementKind | None, str]:
     titled = [(k, ln) for ln in reversed(near) for k in [statement_kind(ln, header)] if k]
     return titled[0] if titled else (None, "")
+
+
+def _ifrs_heads(near: tuple[str, ...], header: str) -> tuple[StatementKind | None, str]:
+    """An untitled IFRS reconciliation table, named by its columns' heads."""
+    if statement_kind("", header) is StatementKind.IFRS_RECONCILIATION:
+        return StatementKind.IFRS_RECONCILIATION, ""
+    return None, ""
 
 
 def _read_table(table: RawTable, setting: Setting, sink: _Sink, continued: bool) -> None:
@@ -215,10 +231,13 @@ def _read_body(
 def _goes_on(pending: str, line: str, widest: int) -> bool:
     """``line`` continues the label or heading ``pending`` printed above it: in lower case,
     after a line left unfinished, or where the printer wrapped it."""
-    unfinished = bool(_UNFINISHED.search(pending))
+    if line[:1].islower():
+        return True
+    if line.lower().startswith("total "):
+        return False  # a total opens a row of its own, whatever the line above left unfinished
     # "... equity shareholders of the Company" / "(expressed in RMB)": an aside in lower case
     aside = line.startswith("(") and line.endswith(")") and line[1:2].islower()
-    return line[:1].islower() or unfinished or aside or _wrapped(pending, line, widest)
+    return bool(_UNFINISHED.search(pending)) or aside or _wrapped(pending, line, widest)
 
 
 def _wrapped(pending: str, label: str, widest: int) -> bool:
@@ -279,8 +298,10 @@ def _read_row(
         made = _row(label, section, cell, column, table, setting, sink)
         if isinstance(made, str):
             sink.refuse(table, setting, label, f"{made} [{column.header}]")
-        else:
-            sink.rows.append(made)
+            continue
+        if column.role == "ifrs":
+            sink.gaap[len(sink.rows)] = gaap_basis(row, column, sink.columns, made.scale)
+        sink.rows.append(made)
     sink.index += 1
 
 

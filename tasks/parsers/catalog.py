@@ -1,5 +1,8 @@
 """The per-issuer label catalog: which printed labels and phrases mean which metric.
 
+Its statement sections are an overlay of labels on the shared mapping over the statement rows
+(:mod:`tasks.parsers.mapping`); its narrative phrases and guidance words read the running text.
+
 The catalogs are data, one TOML file per issuer in ``tasks/parsers/catalogs/<ticker>.toml``;
 every metric they name must be a row of ``metrics.csv`` (:mod:`tasks.core.metrics`).
 """
@@ -129,3 +132,22 @@ def _key(spelling: str, contexts: tuple[str, ...], path: Path) -> str:
     if context not in contexts:
         raise ConfigError(f"label catalog {path}: context {context!r} not declared")
     return f"{context} > {label}"
+
+
+IGNORED = "<ignored>"
+
+
+def context_of(section: Section, label: str) -> str | None:
+    """The sub-section a heading (or a row's own label) opens, if the section declares it."""
+    norm = normalize_label(label)
+    return next((c for c in section.contexts if norm.startswith(c)), None)
+
+
+def lookup(section: Section, label: str, context: str | None) -> str | None:
+    """Metric id for a label, IGNORED for a known non-metric row, None when never seen."""
+    norm = normalize_label(label)
+    if context and f"{context} > {norm}" in section.labels:
+        return section.labels[f"{context} > {norm}"]
+    if norm in section.labels:
+        return section.labels[norm]
+    return IGNORED if norm in section.ignored else None

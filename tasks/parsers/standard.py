@@ -2,9 +2,9 @@
 
 The mapping is data shared by every issuer: per statement kind, the labels each metric is
 printed under and the section totals printed without a label. An issuer's catalog overlay
-(``tasks/parsers/catalogs``) maps its own statements first; these rules fill in only cells it
-left unmapped, never a metric and period it already holds. Amounts keep the currency the
-statement is printed in (USD statements give USD facts).
+(``tasks/parsers/catalogs``) maps the same rows first (:mod:`tasks.parsers.mapping`); these
+rules fill in only cells it left unmapped, never a metric and period it already holds.
+Amounts keep the currency the statement is printed in (USD statements give USD facts).
 """
 
 from __future__ import annotations
@@ -102,6 +102,13 @@ def metric_for(rules: StatementRules, section: str, label: str) -> str | None:
     return rules.labels.get(norm)
 
 
+def shared_metric(row: StatementRow) -> str | None:
+    """The metric the shared labels map a row to, or None (its label alone: a section total
+    printed without a label is known only beside the rows above it)."""
+    rules = standard_rules().get(row.statement)
+    return metric_for(rules, row.section, row.row_label) if rules else None
+
+
 def _cell(file: str, locator: str, r: StatementRow | Fact) -> CellKey:
     # The sign may differ (an expense printed in parentheses is stored positive) and a balance
     # read from a flow column (cash at the end of a period) is an instant.
@@ -130,61 +137,6 @@ def row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int, 
         if ranked:
             chosen[ranked[0]] = fact
     return chosen
-
-
-def standard_facts(rows: Sequence[StatementRow], facts: Sequence[Fact]) -> tuple[Fact, ...]:
-    """Facts the shared mapping reads from rows no fact of ``facts`` was read from.
-
-    The first row of a metric and period wins; a key ``facts`` holds is never read again.
-    """
-    taken = row_facts(rows, facts)
-    held = {f.key for f in facts}
-    rules = standard_rules()
-    out: list[Fact] = []
-    for i, row in enumerate(rows):
-        kind = rules.get(row.statement)
-        if i in taken or kind is None:
-            continue
-        metric = metric_for(kind, row.section, row.row_label) or _section_total(rows, i, kind)
-        if metric is None:
-            continue
-        fact = _fact(metric, row, kind)
-        if fact.key not in held:
-            held.add(fact.key)
-            out.append(fact)
-    return tuple(out)
-
-
-def _section_total(rows: Sequence[StatementRow], i: int, kind: StatementRules) -> str | None:
-    """A row without a label equal to the sum of the rows above it in its section."""
-    row = rows[i]
-    metric = kind.section_totals.get(normalize_label(row.section).rstrip())
-    if row.row_label.strip() or metric is None:
-        return None
-    same = (row.provenance.document, row.provenance.locator, row.section, row.period_end)
-    above = [
-        r.value
-        for r in rows[:i]
-        if (r.provenance.document, r.provenance.locator, r.section, r.period_end) == same
-        and r.period_start == row.period_start
-    ]
-    return metric if above and sum(above) == row.value else None
-
-
-def _fact(metric: str, row: StatementRow, kind: StatementRules) -> Fact:
-    value = abs(row.value) if metric in kind.positive else row.value
-    return Fact(
-        metric=metric,
-        period_start=row.period_start,
-        period_end=row.period_end,
-        value=value,
-        unit=fact_unit(metrics()[metric].unit, row.currency),
-        scale=row.scale,
-        decimals=row.decimals,
-        provenance=row.provenance,
-        basis=row.basis,
-        origin=Origin.TABLE,
-    )
 
 
 def fact_unit(catalog_unit: str, currency: str) -> str:

@@ -2,7 +2,7 @@
 
 A table is rows of cells: cell 0 is the row label, cells 1..n are the value columns (header
 rows use the same positions). Format parsers (text, HTML, PDF) only have to get cells into the
-right columns; statements.py reads meaning out of them.
+right columns; asreported.py reads them into statement rows, mapping.py those into facts.
 """
 
 from __future__ import annotations

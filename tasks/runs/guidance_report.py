@@ -148,14 +148,17 @@ def _draw_panel(ax: Any, issuer: str, metric: str, unit: str, group: list[Guidan
     ax.set_title(f"{issuer}: {metric_label(metric)}, guidance versus actual")
     ax.set_ylabel(unit_label.replace(" m", " million"))
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(handles=_legend(), loc="best", fontsize="small")
+    # beside the panel, never over a band; only the outcomes this panel shows
+    shown = {r.outcome for r in group if r.actual is not None}
+    ax.legend(handles=_legend(shown), loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              fontsize="small", borderaxespad=0)  # fmt: skip
 
 
 _BAND = "#9ecae1"
 
 
-def _legend() -> list[Any]:
-    """What the band and the points' colours mean."""
+def _legend(shown: set[VersusGuidance]) -> list[Any]:
+    """What the band and the colours of the points ``shown`` (their outcomes) mean."""
     # deferred heavy import: matplotlib, only when a chart is drawn
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -163,7 +166,7 @@ def _legend() -> list[Any]:
     points = [
         Line2D([], [], marker="o", linestyle="", color=colour, label=f"actual: {outcome}")
         for outcome, colour in OUTCOME_COLOURS.items()
-        if outcome is not VersusGuidance.PENDING  # pending: no actual, no point
+        if outcome is not VersusGuidance.PENDING and outcome in shown  # pending: no point
     ]
     return [Patch(color=_BAND, label="guided range"), *points]
 
@@ -178,7 +181,10 @@ def _html(rows: Sequence[GuidanceRow], svg: str) -> str:
         "td:first-child,th:first-child{text-align:left}</style></head><body>"
         "<h1>Guidance versus actual</h1>"
         "<p>Band: the guided range; point: the actual, coloured by outcome (green above the "
-        "range, blue within, red below; no point yet: pending). Money in millions.</p>"
+        "range, blue within, red below; no point yet: pending). The chart draws money in "
+        "millions; the tables give exact amounts in whole units of the currency (CNY, not "
+        "thousands or millions) and the variance against the range's midpoint in percent, "
+        "to two places.</p>"
     )
     tables = [_html_table(issuer, list(group)) for issuer, group in _by_issuer(rows)]
     body = "".join(tables) or "<p>No guidance in the warehouse yet.</p>"
@@ -204,7 +210,7 @@ def _html_table(issuer: str, rows: list[GuidanceRow]) -> str:
             r.actual,
             r.unit,
             r.outcome,
-            r.variance_pct,
+            _percent(r.variance_pct),
         )
         for r in rows
     ]
@@ -216,6 +222,10 @@ def _html_table(issuer: str, rows: list[GuidanceRow]) -> str:
         for c in cells
     )
     return f"<h2>{html.escape(issuer)}</h2><table><tr>{head}</tr>{body}</table>"
+
+
+def _percent(value: Decimal | None) -> str:
+    return "" if value is None else f"{Decimal(str(value)).quantize(Decimal('0.01'))}"
 
 
 def _cell(value: object) -> str:

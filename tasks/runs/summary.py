@@ -176,7 +176,8 @@ class RunSummary:
         """A short plain-text summary."""
         lines = count_lines(self.counts())
         if self.new == 0 and self.ingested == 0 and self.ok and not self.dispatched:
-            lines.insert(0, "nothing new to ingest")
+            again = "" if self.already_stored else _found_again(self.found, self.unchanged)
+            lines.insert(0, "nothing new to ingest" + again)
         lines += [f"handed to ingest run: {run}" for run in self.dispatched]
         lines += [f"audited: {line}" for line in self.audited]
         lines += [_held(d, self.held_for.get(d, "")) for d in self.quarantined]
@@ -193,6 +194,16 @@ class RunSummary:
     def ok(self) -> bool:
         """False when a source, a document or an alert channel failed."""
         return not (self.failed or self.source_failures or self.not_delivered)
+
+
+def _found_again(found: int, unchanged: int) -> str:
+    """Why a rerun finds documents at all: its listings show again what is stored."""
+    if not found or unchanged != found:
+        return ""
+    return (
+        f": the {found} found are in the warehouse already (a run lists the sources' last days"
+        " again, so a rerun finds some of what it stored)"
+    )
 
 
 _BY_ID = ("seen", "ingested_ids", "raised_ids")

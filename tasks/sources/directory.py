@@ -61,10 +61,13 @@ def hkex_code(stocks: Sequence[Mapping[str, Any]], company: str) -> str:
     return found.pop() if len(found) == 1 else ""
 
 
-def resolve_issuer(client: DirectoryClient, ticker: str, code: str = "") -> Issuer:
+def resolve_issuer(
+    client: DirectoryClient, ticker: str, code: str = "", ask_sec: bool = True
+) -> Issuer:
     """The issuer a ticker names: CIK and name from SEC, stock code from HKEx (``code`` when
-    given, checked against the list). Refused when neither list knows it."""
-    found = sec_company(client.company_tickers(), ticker)
+    given, checked against the list). Without ``ask_sec`` SEC is not asked (an HKEx-only
+    issuer: its name is HKEx's). Refused when neither list knows it."""
+    found = sec_company(client.company_tickers(), ticker) if ask_sec else None
     stocks = client.active_stocks()
     name = found[1] if found else ""
     if code:

@@ -132,8 +132,10 @@ def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[FilingRow]:
         )
 
 
-def parse_filing_index(html: str, archives_url: str) -> list[SourceFile]:
-    """Files of a filing from the "Document Format Files" table, typed by its Type column."""
+def parse_filing_index(html: str, archives_url: str, index_url: str = "") -> list[SourceFile]:
+    """Files of a filing from the "Document Format Files" table, typed by its Type column. A
+    link from the site's root (``/Archives/...``) is under ``archives_url``; a relative one
+    (``tm123_ex99-1.htm``) is resolved against the page's own URL, ``index_url``."""
     try:
         root = lxml.html.fromstring(html)
     except (ValueError, lxml.etree.ParserError) as exc:
@@ -151,7 +153,7 @@ def parse_filing_index(html: str, archives_url: str) -> list[SourceFile]:
         files.append(
             SourceFile(
                 name=href.rsplit("/", 1)[-1],
-                url=urls.sec_absolute(archives_url, href),
+                url=urls.sec_absolute(archives_url, href, index_url),
                 doc_type=cells[3].text_content().strip(),
                 description=cells[1].text_content().strip(),
             )

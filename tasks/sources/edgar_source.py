@@ -101,9 +101,10 @@ class EdgarSource:
     ) -> tuple[SourceFile, ...]:
         """The primary document and EX-99.x exhibits named by the filing's index page."""
         archives = self.client.archives_url
-        page = pages(urls.sec_filing_index(archives, cik, ref.source_id))
+        index = urls.sec_filing_index(archives, cik, ref.source_id)
+        page = pages(index)
         return edgar.wanted_files(
-            edgar.parse_filing_index(page.decode("utf-8", "replace"), archives)
+            edgar.parse_filing_index(page.decode("utf-8", "replace"), archives, index)
         )
 
     def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> Response:

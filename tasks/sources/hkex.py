@@ -35,6 +35,16 @@ CATEGORY_CODES = {
     "dividend or distribution (announcement form)": "13251",
     "overseas regulatory announcement": "19810",
 }
+# What a document's ``form`` says for HKEx (the codes stay in its ``category``).
+FORM_NAMES = {
+    "13300": "Final Results",
+    "13400": "Interim Results",
+    "13600": "Quarterly Results",
+    "13500": "Profit Warning",
+    "13250": "Dividend or Distribution",
+    "13251": "Dividend or Distribution (Announcement Form)",
+    "19810": "Overseas Regulatory Announcement",
+}
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _REVISED = re.compile(r"^\(Headlines? Revised\)\s*", re.IGNORECASE)
 _CANCELLED = re.compile(r"^\(Cancell?ed[^)]*\)\s*", re.IGNORECASE)
@@ -128,6 +138,12 @@ def category(row: Mapping[str, Any]) -> str:
     return "other"
 
 
+def form_name(code: str) -> str:
+    """The document's form as HKEXnews names its category ("HKEx Final Results"), never a
+    bare code: "HKEx announcement" for one without a name here."""
+    return f"HKEx {FORM_NAMES[code]}" if code in FORM_NAMES else "HKEx announcement"
+
+
 def category_codes(row: Mapping[str, Any]) -> str:
     """The row's "t1/t2" category codes, e.g. "10000/13300" (t1 may be unknown)."""
     return f"{row.get('T1_CODE') or ''}/{category(row)}"
@@ -159,7 +175,7 @@ def row_ref(issuer: Issuer, row: Mapping[str, Any], hkex_url: str) -> DocumentRe
         source=SourceName.HKEX,
         source_id=str(row["NEWS_ID"]),
         issuer=issuer.ticker,
-        form=category(row),
+        form=form_name(category(row)),
         title=title,
         published_at=published.replace(tzinfo=HONG_KONG),
         url=url,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit
 
 
 def _cik_int(cik: str) -> str:
@@ -45,9 +45,15 @@ def sec_company_tickers(archives_url: str) -> str:
     return f"{archives_url}/files/company_tickers.json"
 
 
-def sec_absolute(archives_url: str, href: str) -> str:
-    """Resolve a site-relative link found on an index page."""
-    return href if href.startswith("http") else f"{archives_url}{href}"
+def sec_absolute(archives_url: str, href: str, page_url: str = "") -> str:
+    """An EDGAR link as an absolute URL: a full URL as it is, one from the site's root under
+    ``archives_url`` (a mirror's base may have a path), a relative one against ``page_url``
+    (the page it was found on; glued to the host it was refused: ``http://h:1tm...htm``)."""
+    if urlsplit(href).scheme:
+        return href
+    if href.startswith("/") or not page_url:
+        return f"{archives_url}/{href.lstrip('/')}"
+    return urljoin(page_url, href)
 
 
 def sec_latest_filings_atom(archives_url: str, form: str = "6-K", count: int = 100) -> str:

@@ -283,7 +283,7 @@ def test_two_channels_down_and_one_up_is_not_a_success(
         s.bind(("127.0.0.1", 0))
         closed = s.getsockname()[1]
     settings = _settings(
-        smtp_url=f"smtp://127.0.0.1:{closed}",
+        smtp_url=f"smtp://alerts:pw@127.0.0.1:{closed}",
         alert_email_to="ops@example.test",
         webhook_url=httpserver.url_for("/hook"),
         slack_webhook_url=slack,
@@ -293,6 +293,11 @@ def test_two_channels_down_and_one_up_is_not_a_success(
     assert (report.delivered, report.sent) == (2, {"slack": 2})
     assert set(report.failed) == {"email", "webhook"}
     assert report.failed["webhook"] == (2, f"HTTP 500 from http://{httpserver.host}")
+    # the SMTP failure names the port it tried (25, 465 and 587 are all common)
+    assert report.failed["email"] == (
+        2,
+        f"ConnectionRefusedError connecting to smtp://127.0.0.1:{closed}",
+    )
     summary = RunSummary(alerts_raised=2, raised_ids=list(ids))
     summary.record_deliveries(report, delivered_of(engine, ids))
     lines = summary.render().splitlines()

@@ -104,7 +104,9 @@ def test_demo_server_runs_what_it_prints_and_schedules_nothing_by_itself(demo_se
     run = _wait(finished, 600, "the backfill run", log)
     worker_log = work / "data" / "prefect" / "worker.log"
     assert run["state_type"] == "COMPLETED", worker_log.read_text()[-3000:]
-    with sqlite3.connect(work / "data" / "replay" / "warehouse.sqlite") as db:
+    # its own state: a `make run` before it (data/replay) leaves it the whole archive to show
+    assert not (work / "data" / "replay").exists()
+    with sqlite3.connect(work / "data" / "demo-server" / "warehouse.sqlite") as db:
         loaded = dict(
             db.execute(
                 "select source = 'xbrl', count(*) from documents where status = 'loaded' group by 1"
@@ -113,6 +115,13 @@ def test_demo_server_runs_what_it_prints_and_schedules_nothing_by_itself(demo_se
     # the archive's releases (QFIN's 9 and Buckle's 8-K) and QFIN's two audited filings (20-F)
     assert loaded == {0: 10, 1: 2}, loaded
     _data_docs_open_over_http(api, run_id)
+    [status] = [x.strip() for x in log.read_text().splitlines() if x.strip().endswith(
+        "filings status   # what its runs did")]  # fmt: skip
+    shown = subprocess.run(
+        ["bash", "-c", status.replace("filings status", FILINGS + " status")], cwd=work,
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert f"run {run_id}" in shown.stdout, shown.stdout + shown.stderr
     planned = _post(
         f"{api}/flow_runs/filter", {"flow_runs": {"state": {"type": {"any_": ["SCHEDULED"]}}}}
     )
@@ -142,3 +151,18 @@ def _data_docs_open_over_http(api: str, run_id: str) -> None:
     assert url, summary["data"]
     with urllib.request.urlopen(url[1], timeout=10) as page:
         assert page.status == 200
+
+
+def test_demo_server_keeps_state_of_its_own_and_says_so(tmp_path):
+    from flows import preflight
+    from flows.demo_stack import instructions
+    from tasks.config.settings import load_settings
+
+    settings = load_settings(data_dir=tmp_path / "data")
+    own = preflight.replay_paths(settings, preflight.DEMO_SERVER_FOLDER)
+    replay = preflight.replay_paths(settings)
+    for name in ("FILINGS_DATABASE_URL", "FILINGS_ARCHIVE_URL", "FILINGS_DATA_DOCS_DIR"):
+        assert str(tmp_path / "data" / "demo-server") in own[name]
+        assert own[name] != replay[name]
+    said = instructions("http://127.0.0.1:4200/api", 4200, "http://127.0.0.1:1", "sqlite:///w")
+    assert any("the demo server's own" in line and "whole archive" in line for line in said)

@@ -124,6 +124,31 @@ def test_design_page_lists_every_module():
     assert _module_names() <= listed, sorted(_module_names() - listed)
 
 
+def test_every_code_fence_stands_on_its_own_line():
+    for page in PAGES:
+        for number, text in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if "```" in text:
+                assert re.fullmatch(r"\s*```[a-z]*", text), f"{page.name}:{number}: {text!r}"
+
+
+def test_analyst_guide_names_every_exported_view_and_their_number():
+    import filings
+
+    guide = (ROOT / "docs" / "analyst.md").read_text(encoding="utf-8")
+    said = re.search(r"`filings export --format csv\|parquet` writes (\w+) views", guide)
+    assert said and said[1] == "eleven" and len(filings.EXPORTED) == 11, said
+    listing = guide[said.end() : guide.index("filings.EXPORTED", said.end())]
+    assert set(re.findall(r"`(\w+)`", listing)) == set(filings.EXPORTED)
+
+
+def test_readme_says_the_local_apis_wait_as_the_command_line_does():
+    from flows.startup import STARTUP_TIMEOUT_SECONDS
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = re.search(r"starting Prefect's local API server \(up to (\d+) s", text)
+    assert said and int(said[1]) == STARTUP_TIMEOUT_SECONDS, said
+
+
 def test_readme_is_a_first_screen():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 150

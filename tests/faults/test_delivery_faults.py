@@ -10,11 +10,13 @@ aiosmtpd server and an HTTP endpoint, :mod:`benchmarks.receivers`), on SQLite an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -29,6 +31,7 @@ from tasks.alert import deliver_pending, store_alerts
 from tasks.config.settings import Settings, load_settings
 from tasks.core.errors import ConfigError
 from tasks.core.records import NewAlert
+from tasks.delivery import channels as channels_module
 from tasks.delivery.channels import Channel, channels_from_settings
 
 
@@ -201,3 +204,69 @@ def test_lost_after_it_went_out_is_in_doubt_until_resent(
     assert len(_received(got, channel)) == 1
     [row] = _rows(engine)
     assert row.status == "delivered" and not row.in_doubt
+
+
+def test_resend_counts_sends_not_alerts(
+    engine: Engine, db_url: str, dropping: dict[str, tuple[str, Any]], tmp_path
+) -> None:
+    # Found by an outside probe: one alert in doubt on two channels, both delivered by
+    # `alerts resend --in-doubt`, printed "resent: 1 of 2".
+    _alerts(engine, 1)
+    both = [
+        *_channels("email", dropping["email"][0]),
+        *_channels("webhook", dropping["webhook"][0]),
+    ]
+    report = deliver_pending(engine, both)
+    assert sorted(report.in_doubt) == ["email", "webhook"]
+    with rc.receivers() as (got, smtp_url, hook_url):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FILINGS_")}
+        env.update(FILINGS_DATABASE_URL=db_url, FILINGS_DATA_DIR=str(tmp_path))
+        env.update(FILINGS_SMTP_URL=smtp_url, FILINGS_ALERT_EMAIL_TO="ops@example.test")
+        env.update(FILINGS_WEBHOOK_URL=hook_url)
+        cli = [sys.executable, "-c", "from flows.cli import main; main()", "alerts", "resend"]
+        done = subprocess.run([*cli, "--in-doubt"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "resent: 2 of 2 send(s)" in done.stdout
+    assert (len(got.mail), len(got.posts)) == (1, 1)
+
+
+@pytest.fixture
+def silent_endpoint() -> Iterator[str]:
+    """An HTTP endpoint that accepts connections and never answers (a hung webhook)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                held.append(listener.accept()[0])
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+def test_a_hung_endpoint_costs_one_timeout_per_run(
+    engine: Engine, silent_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by an outside probe: a run against hung webhook and Slack endpoints took 133 s,
+    # one send timeout per message.
+    monkeypatch.setattr(channels_module, "SEND_TIMEOUT_SECONDS", 6)
+    ids = _alerts(engine, 4)
+    started = time.monotonic()
+    report = deliver_pending(engine, _channels("webhook", silent_endpoint))  # one per alert
+    took = time.monotonic() - started
+    assert took < 10, f"{took:.1f} s"  # one timeout (6 s), not four (24 s)
+    assert report.in_doubt["webhook"][0] == 1 and report.failed["webhook"][0] == 3
+    assert "did not answer" in report.failed["webhook"][1]
+    with rc.receivers() as (got, _, hook_url):
+        later = deliver_pending(engine, _channels("webhook", hook_url))
+    assert later.delivered == 3 and len(got.posts) == 3  # the next run sends the others
+    assert len({*later.delivered_ids, *ids}) == 4

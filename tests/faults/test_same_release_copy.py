@@ -61,3 +61,40 @@ class TestLaidOutTextOfALoadedRelease:
         ]
         assert after == before  # no document, report or alert added
         assert f"not loaded again: {LAID_OUT.name}" in summary.render()
+
+
+Q2_2024 = "sec_0001741530_2024-08-13_6k_q2-2024"
+Q2_2024_COPIES = (  # the exhibits' text (../shared/seeds/003_*.txt) and the first's laid out
+    Path(__file__).resolve().parents[1] / "fixtures" / "seeds" / f"{Q2_2024}.txt",
+    Path(__file__).resolve().parents[1] / "fixtures" / "laid_out" / f"{Q2_2024}.layout.txt",
+)
+
+
+@pytest.mark.usefixtures("prefect_api", "no_retry_delays")
+class TestTextOfA6KWithAnIfrsReconciliation:
+    # Found by an outside probe: after the replay run, the Q2 2024 6-K's text was stored as a
+    # new document (255 facts_history rows, 3 alerts, one repeating a finding): its figures
+    # were compared without their basis, and its IFRS reconciliation read as contradictions.
+    def test_neither_copy_is_loaded_again(self, db_url, monkeypatch, tmp_path):
+        monkeypatch.setenv("FILINGS_DATABASE_URL", db_url)
+        monkeypatch.setenv("FILINGS_DATA_DIR", str(tmp_path))
+        with ReplayServer(default_archive_root()) as server:
+            for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
+                monkeypatch.setenv(name, server.url)
+            monkeypatch.setenv("FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS", "0")
+            assert ingest().ok
+            engine = db.make_engine(db_url)
+            try:
+                before = _counts(engine)
+                summary = ingest_local(paths=[str(p) for p in Q2_2024_COPIES], issuer="QFIN")
+                after = _counts(engine)
+            finally:
+                engine.dispose()
+        assert summary.ok and summary.failed == [] and summary.ingested == 0
+        assert summary.already_stored == [
+            f"{Q2_2024_COPIES[0].name}: already in the warehouse as sec:0001104659-24-088431 "
+            "(the same release: 255 of its 255 figures printed the same)",
+            f"{Q2_2024_COPIES[1].name}: already in the warehouse as sec:0001104659-24-088431 "
+            "(the same release: 227 of its 227 figures printed the same)",
+        ]
+        assert after == before  # no document, facts_history row or alert added

@@ -1,5 +1,6 @@
 """Guidance versus actual: the view read back, the chart (PNG + HTML), `filings report/status`."""
 
+import re
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -162,3 +163,16 @@ def test_filings_status_shows_documents_by_status_and_undelivered_alerts(cli_env
     assert "…" not in result.output  # nothing cut at 80 columns
     assert "loaded" in result.output and alert_id in result.output
     assert "a check failed" in result.output
+
+
+def test_the_chart_explains_only_what_it_shows_in_the_units_it_shows(loaded, tmp_path):
+    rows = [r for r in read_guidance(loaded) if r.outcome in ("above", "pending")]
+    page = write_report(rows, tmp_path).html.read_text()
+    svg = page[page.find("<svg") : page.find("</svg>")]
+    assert "actual: above" in svg  # the legend: the band and the outcomes that occur
+    assert "actual: within" not in svg and "actual: below" not in svg
+    # the caption says what is in millions (the chart) and what is exact (the tables)
+    assert "Money in millions." not in page
+    assert "exact amounts in whole units" in page and "<td>1912667000</td>" in page
+    variance = re.search(r"<td>above</td><td>([-\d.]+)</td>", page)
+    assert variance and re.fullmatch(r"\d+\.\d\d", variance[1]), variance  # two places

@@ -91,7 +91,7 @@ class TestCellParsing:
 class TestSmallHtml:
     def _facts(self) -> dict[tuple[str, date | None], Decimal]:
         result = extract_file("small.htm", _HTML, "QFIN")
-        return {(f.metric, f.period_start): f.value for f in result.facts}
+        return {(f.metric, f.period_start): f.value for f in result.mapped}
 
     def test_negative_split_over_three_cells(self) -> None:
         assert self._facts()[("other_income_net", date(2023, 4, 1))] == Decimal("-366065000")
@@ -107,18 +107,18 @@ class TestSmallHtml:
 
     def test_usd_column_skipped(self) -> None:
         result = extract_file("small.htm", _HTML, "QFIN")
-        assert len([f for f in result.facts if f.metric == "other_income_net"]) == 2
+        assert len([f for f in result.mapped if f.metric == "other_income_net"]) == 2
 
 
 class TestSmallPdf:
     def test_total_assets(self) -> None:
         facts = {
-            (f.metric, f.period_end): f.value for f in extract_file("s.pdf", _pdf(), "QFIN").facts
+            (f.metric, f.period_end): f.value for f in extract_file("s.pdf", _pdf(), "QFIN").mapped
         }
         assert facts[("total_assets", date(2024, 12, 31))] == Decimal("48132618000")
 
     def test_usd_never_a_fact(self) -> None:
-        raws = {f.provenance.raw_text for f in extract_file("s.pdf", _pdf(), "QFIN").facts}
+        raws = {f.provenance.raw_text for f in extract_file("s.pdf", _pdf(), "QFIN").mapped}
         assert "6,594,142" not in raws
 
     def test_damaged_pdf_raises_parse_error(self) -> None:

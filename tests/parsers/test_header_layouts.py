@@ -34,7 +34,7 @@ def _rows(extraction: Extraction) -> dict[tuple[str, date | None, date], Decimal
 def _facts(extraction: Extraction) -> dict[tuple[str, date | None, date], Decimal]:
     return {
         (f.metric, f.period_start, f.period_end): f.value
-        for f in extraction.facts
+        for f in extraction.mapped
         if f.origin == "table"
     }
 

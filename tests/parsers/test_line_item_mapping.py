@@ -9,7 +9,8 @@ from decimal import Decimal
 from tasks.core.enums import Origin
 from tasks.core.records import Fact, Provenance
 from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
-from tasks.parsers.standard import line_items, row_unit, standard_facts
+from tasks.parsers.mapping import standard_facts
+from tasks.parsers.standard import line_items, row_unit
 
 Q = (date(2024, 10, 1), date(2024, 12, 31))
 

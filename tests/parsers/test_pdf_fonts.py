@@ -82,7 +82,7 @@ def _cover(pdf: canvas.Canvas) -> None:
 
 
 def _facts(content: bytes) -> dict[tuple[object, ...], object]:
-    return {f.key: f.value for f in extract_file("s.pdf", content, "QFIN").facts}
+    return {f.key: f.value for f in extract_file("s.pdf", content, "QFIN").mapped}
 
 
 def _squeezed(text: str) -> str:

@@ -61,7 +61,7 @@ def test_tj_arrays_are_not_read_from_the_stream() -> None:
 
 def test_statement_found_and_facts_equal_the_tj_version() -> None:
     def facts(content: bytes) -> dict[tuple[object, ...], object]:
-        return {f.key: f.value for f in extract_file("s.pdf", content, "QFIN").facts}
+        return {f.key: f.value for f in extract_file("s.pdf", content, "QFIN").mapped}
 
     tj = facts(_tj_pdf())
     assert tj  # the statement page was found without literal strings

@@ -95,9 +95,14 @@ class TestQ2_2024Text:
             for f in extraction(self.path).facts
         )
 
-    def test_merged_equity_row_is_listed_unmapped(self) -> None:
-        labels = {u.row_label for u in extraction(self.path).unmapped}
-        assert "Noncontrolling interests TOTAL EQUITY" in labels
+    def test_merged_equity_row_is_listed_refused(self) -> None:
+        # its cells hold two figures each ("72,374 22,009,857"): the row reading refuses them
+        refused = {
+            r.reason.split(" [")[0]
+            for r in extraction(self.path).refused
+            if r.row_label == "Noncontrolling interests TOTAL EQUITY"
+        }
+        assert refused == {"damaged cell '72,374 22,009,857'", "damaged cell '64,211 22,632,979'"}
 
     def test_wrapped_label_joined(self) -> None:
         f = fact(self.path, "net_income_attributable_to_company", Q2[1], Q2[0])

@@ -11,16 +11,17 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
-from tasks.config.issuers import read_issuers, with_issuer, write_issuers
+from tasks.config.issuers import DEFAULT_ISSUERS, read_issuers, with_issuer, write_issuers
 from tasks.core.errors import ConfigError
 from tasks.core.records import Issuer
 from tasks.sources.directory import hkex_code, names_match, resolve_issuer, sec_company
-from tasks.sources.replay import default_archive_root
+from tasks.sources.replay import Answer, ReplayServer, default_archive_root
 
 ARCHIVE = default_archive_root()
 TICKERS = json.loads((ARCHIVE / "sec" / "company_tickers.json").read_text())
 STOCKS = json.loads((ARCHIVE / "hkex" / "activestock_sehk_e.json").read_text())
 runner = CliRunner()
+DEFAULT_QFIN = DEFAULT_ISSUERS[0]
 
 
 class Recorded:
@@ -146,3 +147,35 @@ def test_an_unreachable_source_where_nothing_retries_promises_no_retry(
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "ConnectionError" in lines[0], result.output
     assert "retry" not in lines[0].lower() and "tries again" not in lines[0]
+
+
+HOSTILE_NAMES = ('EVIL "CO"\nINC', "BACK\\SLASH\tTAB", "ctl\x01\x7f end", "# not a comment", "'''")
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_any_name_from_a_directory_round_trips_through_the_issuers_file(
+    tmp_path: Path, name: str
+) -> None:
+    # Found by an outside probe: a company name with a newline from SEC was written raw into
+    # issuers.toml and every later command failed with "Illegal character '\n'".
+    path = tmp_path / "issuers.toml"
+    issuers = (Issuer("EVL", name, "0000000042", "", (name,)), DEFAULT_QFIN)
+    write_issuers(path, issuers)
+    assert read_issuers(path) == issuers
+
+
+def test_issuers_add_of_a_name_with_a_newline_leaves_a_file_that_reads(
+    cli_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tickers = {"0": {"cik_str": 885245, "ticker": "BKE", "title": 'BUCKLE "INC"\nX = 1'}}
+    with ReplayServer(ARCHIVE) as server:
+        server.inject("company_tickers", Answer(200, json.dumps(tickers).encode()))
+        for name in ("FILINGS_SEC_DATA_URL", "FILINGS_SEC_ARCHIVES_URL", "FILINGS_HKEX_URL"):
+            monkeypatch.setenv(name, server.url)
+        monkeypatch.setenv("FILINGS_SEC_USER_AGENT", "Test ops@example.test")
+        monkeypatch.setenv("FILINGS_HKEX_SECONDS_BETWEEN_REQUESTS", "0")
+        result = runner.invoke(app, ["issuers", "add", "BKE", "--source", "live"])
+    assert result.exit_code == 0, result.output
+    configured = read_issuers(cli_env / "issuers.toml")
+    assert [i.name for i in configured] == ["Qifu Technology, Inc.", 'BUCKLE "INC"\nX = 1']
+    assert runner.invoke(app, ["issuers", "list"]).exit_code == 0

@@ -152,3 +152,32 @@ def test_list_filings_does_not_page_when_recent_covers_since():
     client = FakeEdgar(recent, {})
     edgar.list_filings(client, QFIN, date(2024, 1, 1), ARCHIVES)
     assert client.pages_fetched == 0
+
+
+def _index_page(href: str) -> str:
+    return (
+        '<table summary="Document Format Files"><tr><th>Seq</th></tr>'
+        f'<tr><td>1</td><td>Press release</td><td><a href="{href}">x</a></td><td>EX-99.1</td>'
+        "</tr></table>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("href", "url"),
+    [
+        # Found by an outside probe: a relative link was glued to the host
+        # ('http://127.0.0.1:18195tm…htm') and refused as outside the source.
+        (
+            "tm2421456d1_ex99-1.htm",
+            "/Archives/edgar/data/1/000000000124000001/tm2421456d1_ex99-1.htm",
+        ),
+        ("./sub/ex.htm", "/Archives/edgar/data/1/000000000124000001/sub/ex.htm"),
+        ("../000000000124000002/ex.htm", "/Archives/edgar/data/1/000000000124000002/ex.htm"),
+        ("/Archives/edgar/data/1/x.htm", "/Archives/edgar/data/1/x.htm"),
+    ],
+)
+def test_an_index_pages_links_resolve_against_the_page(href, url):
+    for base in (ARCHIVES, "http://mirror.example/sec"):  # a mirror's base with a path
+        index = f"{base}/Archives/edgar/data/1/000000000124000001/0000000001-24-000001-index.htm"
+        files = edgar.parse_filing_index(_index_page(href), base, index)
+        assert files[0].url == base + url

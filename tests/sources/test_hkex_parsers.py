@@ -102,3 +102,14 @@ def test_search_window_grows_row_range_until_no_next_row():
     rows = hkex.search_window(client, 1, date(2024, 1, 1), date(2024, 12, 31))
     assert client.row_ranges == [100, 200, 300]
     assert len(rows) == 250
+
+
+def test_a_documents_form_names_its_hkex_category_never_a_bare_code() -> None:
+    from tasks.core.records import Issuer
+
+    issuer = Issuer("QFIN", "Qifu Technology, Inc.", "", "03660")
+    row = {"NEWS_ID": "1", "FILE_LINK": "/a/b.pdf", "DATE_TIME": "17/03/2025 17:00",
+           "TITLE": "ANNOUNCEMENT", "T2_CODE": "13300"}  # fmt: skip
+    assert hkex.row_ref(issuer, row, "https://www1.hkexnews.hk").form == "HKEx Final Results"
+    other = hkex.row_ref(issuer, {**row, "T2_CODE": "51510"}, "https://www1.hkexnews.hk")
+    assert other.form == "HKEx announcement"

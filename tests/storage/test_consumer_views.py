@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -56,7 +57,24 @@ def test_a_restatement_names_both_values_and_documents(engine: Engine, db_url: s
 def test_metric_labels_agree_with_metrics_csv(engine: Engine, db_url: str) -> None:
     # The view freezes metrics.csv at its revision: editing the catalog needs a new revision.
     frame = filings.read_metric_labels(url=db_url)
-    assert sorted(map(tuple, frame.values.tolist())) == sorted(metric_rows())
+    catalog = frame[frame["issuer"].isna()].drop(columns="issuer")
+    assert sorted(map(tuple, catalog.values.tolist())) == sorted(metric_rows())
+    labels = dict(zip(catalog["metric"], catalog["label"], strict=True))
+    assert labels["income_tax_expense"] == "Income taxes expense"  # no note to developers
+
+
+def test_metric_labels_say_each_issuers_own_wording_and_unit(engine: Engine, db_url: str) -> None:
+    sales = fact(value="293600000", unit="USD")
+    sales = replace(sales, provenance=replace(
+        sales.provenance, row_label="SALES, Net of returns and allowances"))  # fmt: skip
+    load(engine, "a", at(1), fact())  # QFIN's: row label as the factory prints it
+    _issuer_document(engine, "BKE", sales)
+    frame = filings.read_metric_labels(url=db_url)
+    own = frame[frame["metric"] == "total_net_revenue"].astype(object)
+    rows = {r["issuer"] if isinstance(r["issuer"], str) else None: (r["label"], r["unit"])
+            for r in own.to_dict("records")}  # fmt: skip
+    assert rows["BKE"] == ("SALES, Net of returns and allowances", "USD")
+    assert rows["QFIN"][1] == "CNY" and rows[None] == ("Total net revenue", "CNY")
 
 
 def test_export_writes_exact_csv_and_parquet(engine: Engine, db_url: str, tmp_path) -> None:
@@ -129,3 +147,18 @@ def test_the_view_places_every_day_of_the_year_as_tasks_core_fiscal_does(engine:
     for ticker, year_end in _YEAR_ENDS.items():
         got = _fiscal(engine, ticker)
         assert got == {(None, e): ("instant", *fiscal_period(e, year_end)) for e in ends}, ticker
+
+
+def test_a_release_figure_the_20f_contradicts_is_no_restatement_between_releases(
+    engine: Engine, db_url: str
+) -> None:
+    # release -> audited 20-F -> release: one figure, compared in audited_vs_reported (and
+    # alerted once); restatements stays between releases (analyst.md's six on the demo)
+    release = fact("net_income_attributable_to_company", "4285336000", decimals=-5)
+    load(engine, "a", at(1), release)
+    load(engine, "x", at(2), fact("net_income_attributable_to_company", "4275136000",
+                                  decimals=0, origin="xbrl"))  # fmt: skip
+    load(engine, "b", at(3), release)
+    assert filings.read_restatements(url=db_url).empty
+    audited = filings.read_view("audited_vs_reported", url=db_url)
+    assert set(audited["outcome"]) == {"differs"}

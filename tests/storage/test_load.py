@@ -208,13 +208,17 @@ def test_a_first_load_reads_and_deletes_nothing_a_reload_replaces(engine: Engine
     reads = [sum(s.startswith("SELECT facts.fact_id") for s in run) for run in (first, again)]
     assert reads == [0, 1]  # the stored facts are read on the reload only
     assert sorted(s for s in again if s.startswith("DELETE")) == [
-        "DELETE FROM dividends",
+        "DELETE FROM dividend_declarations",
         "DELETE FROM guidance",
         "DELETE FROM validation_results",
     ]
     with engine.connect() as conn:
         counts = table_counts(conn)
-    assert (counts["facts"], counts["guidance"], counts["dividends"]) == (len(FACTS), 1, 1)
+    assert (counts["facts"], counts["guidance"], counts["dividend_declarations"]) == (
+        len(FACTS),
+        1,
+        1,
+    )
 
 
 def test_a_released_document_stays_loaded_when_loaded_again(engine: Engine) -> None:

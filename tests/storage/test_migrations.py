@@ -50,6 +50,21 @@ CONTRACT_COLUMNS = {
         "actual_document_id",
         "actual_origin",
     ],
+    # shared/spec/contract.md's dividends view (revision 0015)
+    "dividends": [
+        "issuer",
+        "period_start",
+        "period_end",
+        "currency",
+        "per_share",
+        "per_ads",
+        "ex_date",
+        "record_date",
+        "payment_date",
+        "ads_payment_date",
+        "source_document_id",
+        "reported_on",
+    ],
 }
 
 
@@ -224,9 +239,11 @@ def test_every_revision_upgrades_to_head_keeping_the_rows(db_url: str) -> None:
 def test_downgrading_below_0004_keeps_the_rows_and_the_foreign_key(db_url: str) -> None:
     engine = make_engine(db_url)
     try:
-        with engine.begin() as conn:
+        with engine.begin() as conn:  # at head the table is dividend_declarations (0015)
             for statement in _SEED:
-                conn.execute(text(statement))
+                conn.execute(
+                    text(statement.replace("INTO dividends ", "INTO dividend_declarations "))
+                )
         _alembic(db_url, "downgrade", "0003")
         assert _kept(engine) == dict.fromkeys(_KEPT, 1)
         assert "ads_payment_date" not in {

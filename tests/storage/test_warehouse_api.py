@@ -147,7 +147,9 @@ def test_a_run_whose_process_is_gone_is_marked_crashed_and_status_shows_it(
     state = warehouse_status(engine)
     status = {r.flow_run_id: r.status for r in state.runs}
     assert status == {"flow-killed": "crashed", "flow-live": "crashed", "flow-done": "completed"}
-    [table, _, _] = status_tables(state)
+    # no alert waits: no empty "Undelivered alerts" header
+    [table, documents_table] = status_tables(state)
+    assert str(documents_table.title).strip() == "Documents"
     rendered = " ".join(str(cell) for column in table.columns for cell in column._cells)
     assert rendered.count("crashed") == 2
 
@@ -198,3 +200,30 @@ def test_null_period_start_still_unique(engine: Engine) -> None:
     with engine.begin() as conn:  # a duration fact of the same metric and end is distinct
         conn.execute(insert(facts).values({**row, "period_start": date(2024, 1, 1)}))
         assert table_counts(conn)["facts"] == 2
+
+
+def test_a_progress_line_names_the_issuer_form_and_title(engine: Engine) -> None:
+    from flows import progress
+
+    listed = replace(ref("11480512", at(1), "hkex"), form="HKEx Final Results",
+                     title="ANNOUNCEMENT OF THE FOURTH QUARTER AND FULL YEAR 2024 FINANCIAL "
+                     "RESULTS AND SEMI-ANNUAL DIVIDEND")  # fmt: skip
+    with engine.begin() as conn:
+        upsert_issuers(conn, [QFIN])
+        record_documents(conn, [listed])
+    seen: list[str] = []
+
+    class Lines:
+        def start(self, total: int, label: str) -> None: ...
+
+        def advance(self, item: str) -> None:
+            seen.append(item)
+
+    with progress.listening(Lines()):
+        progress.advance(progress.describe(engine, "hkex:11480512"))
+        progress.advance(progress.describe(engine, "hkex:missing"))
+    assert seen == [
+        "QFIN HKEx Final Results hkex:11480512: "
+        "ANNOUNCEMENT OF THE FOURTH QUARTER AND FULL YEAR 2024 FINAN…",
+        "hkex:missing",
+    ]

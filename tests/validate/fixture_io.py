@@ -11,8 +11,8 @@ from typing import Any
 from expectations.rules import Context, Sourced
 from tasks.core.records import Dividend, Fact, Guidance, Provenance
 from tasks.core.rowrecords import StatementKind, StatementRow
+from tasks.parsers.mapping import standard_facts
 from tasks.parsers.proving import prove_document
-from tasks.parsers.standard import standard_facts
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -185,3 +185,20 @@ class TestRetention:
         assert build_data_docs(site, keep_days=0, now=self.NOW)
         assert old.exists()
         assert old.name in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_failing_check_row_is_named_by_rule_and_period_in_data_docs(tmp_path: Path) -> None:
+    # Data Docs name a failing identity row by what it is about, not by "[500, 10200000]" alone
+    from .fixture_io import load
+
+    raw, facts, context = load("balance_sheet.bad")
+    site = tmp_path / "site"
+    results = validate_facts(str(raw["document_id"]), facts, context=context, docs_site=site)
+    failed = [r for r in results if not r.success and r.suite == "balance_sheet"]
+    assert failed and all(r.observed for r in failed)  # still judged, and said, row by row
+    build_data_docs(site)
+    [page] = [p for p in (site / "validations" / "balance_sheet").rglob("*identity_checks.html")]
+    html = re.sub(r"<(script|style).*?</\1>", " ", page.read_text(encoding="utf-8"), flags=re.S)
+    text = " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    shown = text[text.find("Unexpected Value") :]
+    assert "period" in shown and re.search(r"\d{4}-\d{2}-\d{2}", shown), shown[:1500]

@@ -20,8 +20,8 @@ from tasks.core.precision import select_stored_facts
 from tasks.core.records import Extraction, Fact, StoredFile
 from tasks.core.rowrecords import StatementKind, StatementRow
 from tasks.extract import extract_document
+from tasks.parsers.mapping import standard_facts
 from tasks.parsers.proving import prove_document
-from tasks.parsers.standard import standard_facts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 THOUSAND = Decimal(1000)

@@ -91,7 +91,12 @@ def test_data_docs_keep_one_detailed_page_per_suite(
         for i, row in enumerate(rows)
         if (row.identity, row.period) == ("balance_sheet_balances", "2024-12-31")
     ]
-    assert stored["balance_sheet_balances"].result["unexpected_index_list"] == wrong
+    # each failing row named by what it is about, its position kept (runner._positions)
+    failing = stored["balance_sheet_balances"].result["unexpected_index_list"]
+    assert [r["row"] for r in failing] == wrong
+    assert {(r["identity"], r["period"]) for r in failing} == {
+        ("balance_sheet_balances", "2024-12-31")
+    }
     assert build_data_docs(tmp_path)
     pages = list((tmp_path / "validations").rglob("*.html"))
     assert sorted(p.parts[-4] for p in pages) == sorted(s.name for s in release_specs())
