@@ -43,7 +43,7 @@ _SUBTOTAL = re.compile(
     r"|毛利|除[稅税]前(?:溢利|利[潤润])|[年期][內内](?:溢利|利[潤润])|[經经]營溢利)$",
     re.IGNORECASE,
 )
-_DEPTH = 12  # figures above a row a total may add up
+_DEPTH = 24  # figures above a row a total may add up (Fullshare: 14 non-current, 16 current assets)
 # statements whose rows add up to their totals down the page (a cash flow statement's
 # adjustments and a reconciliation's do not, in any printed order we can rely on)
 PROVED = (StatementKind.INCOME_STATEMENT, StatementKind.BALANCE_SHEET)

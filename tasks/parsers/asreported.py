@@ -21,12 +21,21 @@ from tasks.parsers.numbers import CellKind, CellValue, cents_of, parse_cell
 from tasks.parsers.reconciliation import gaap_basis
 from tasks.parsers.rows import clean_label, has_values, segments, unplaced_figures
 from tasks.parsers.setting import TableSetting, read_setting
-from tasks.parsers.tablemeta import currencies_in, except_shares, scale_of, statement_kind
+from tasks.parsers.tablemeta import (
+    CONTINUED,
+    currencies_in,
+    except_shares,
+    scale_of,
+    statement_kind,
+)
 from tasks.parsers.tables import ParsedDocument, RawTable, Row
+from tasks.parsers.zh import has_han
 
 # the first lines of an income statement: "Revenue", "Turnover", "Total net revenues", 收益
 _REVENUE = re.compile(
-    r"(?:total )?(?:net )?(?:revenues?|turnover|sales)\b|(?:收益|收入|營業額|营业额)$", re.I
+    r"(?:total )?(?:net )?(?:revenues?|turnover|sales)\b"
+    r"|(?:收益|收入|營業額|营业额|營業收入|营业收入)$",
+    re.I,
 )
 _SHARES = re.compile(
     r"weighted[- ]average\b.*\b(?:shares|ADSs?)\b|\b(?:shares|ADSs?) used\b|number of .*shares",
@@ -36,8 +45,11 @@ _SHARES = re.compile(
 _ZH_TOTAL = re.compile(r"(?:[總总](?:值|額|额|計|计)|合[計计])$")
 # a label line that stops mid-phrase goes on below: "... ordinary shareholders of the" / "Company"
 _UNFINISHED = re.compile(
-    r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))$", re.I
+    r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))\)?$",
+    re.I,
 )
+_DASHED = re.compile(r"[–—－-]\s*\S")
+_FULL_WIDTH = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 _PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b|每股", re.I)
 
 
@@ -80,7 +92,9 @@ def read_rows(doc: ParsedDocument, document: str) -> RowsRead:
         previous, setting = setting, table_setting(table, setting)
         if setting.what is None:
             continue
-        if setting is not previous:
+        # a statement's "(continued)" page goes on with its rows: one table, one row count
+        goes_on = setting.what is previous.what and any(CONTINUED.search(x) for x in table.preamble)
+        if setting is not previous and not goes_on:
             sink.index = 0
         _read_table(table, setting, sink, continued=setting is previous)
     return RowsRead(tuple(sink.rows), tuple(sink.refused.values()), sink.gaap)
@@ -144,10 +158,21 @@ class _Outline:
     its total or unlabelled subtotal."""
 
     open: list[tuple[str, int, bool | None]] = field(default_factory=list)
+    printed: dict[str, str] = field(default_factory=dict)  # a heading as printed, by its name
 
     def heading(self, text: str, indent: int) -> None:
         self.open = [h for h in self.open if h[1] < indent]
-        self.open.append((clean_label(text).rstrip(":：").strip(), indent, None))
+        name = clean_label(text).rstrip(":：").strip()
+        self.open.append((name, indent, None))
+        self.printed[name] = clean_label(text)
+
+    def sub_row(self, label: str) -> str:
+        """A row opening with a dash indented under its heading ("– Owners of the Company"
+        under "Profit for the period attributable to:") is read with the heading before it."""
+        if not _DASHED.match(label) or not self.open or not self.open[-1][2]:
+            return label
+        head = self.printed.get(self.open[-1][0], self.open[-1][0])
+        return f"{head}{'' if _FULL_WIDTH.search(head[-1:] + label[:1]) else ' '}{label}"
 
     def section(self, indent: int) -> str:
         """The section of a row at ``indent`` (closing the headings it ends)."""
@@ -171,7 +196,7 @@ def _read_body(
 ) -> None:
     outline, pending, level = _Outline(), "", 0
     widest = max((len(row[0]) for row in body), default=0)
-    for row, indent in zip(body, indents, strict=True):
+    for at, (row, indent) in enumerate(zip(body, indents, strict=True)):
         if not has_values(row) and not any(_damaged(c) for c in row[1:]):
             text = " ".join(c for c in row if c)
             if unplaced_figures(text):  # "GAAP operating margin 24.2% 28.5%" and no column for them
@@ -192,11 +217,14 @@ def _read_body(
             label = pending  # the label printed on the line above its figures
         elif pending and _goes_on(pending, label, widest):
             label, indent = f"{pending} {label}", level  # a label wrapped over two lines
+        elif pending and _wrapped_han(pending, level, indent, indents[at + 1 : at + 2]):
+            label, indent = f"{pending}{label}", level
         elif pending and _heading(pending):
             outline.heading(pending, level)
         pending = ""
         section = outline.section(indent)
-        _read_row(clean_label(label), section, row, columns, table, setting, sink)
+        read = outline.sub_row(clean_label(label)) if label.strip() else label
+        _read_row(clean_label(read), section, row, columns, table, setting, sink)
         outline.closed_by(clean_label(label) if label.strip() else "")
 
 
@@ -207,7 +235,9 @@ def _goes_on(pending: str, line: str, widest: int) -> bool:
         return True
     if line.lower().startswith("total "):
         return False  # a total opens a row of its own, whatever the line above left unfinished
-    return bool(_UNFINISHED.search(pending)) or _wrapped(pending, line, widest)
+    # "... equity shareholders of the Company" / "(expressed in RMB)": an aside in lower case
+    aside = line.startswith("(") and line.endswith(")") and line[1:2].islower()
+    return bool(_UNFINISHED.search(pending)) or aside or _wrapped(pending, line, widest)
 
 
 def _wrapped(pending: str, label: str, widest: int) -> bool:
@@ -219,6 +249,15 @@ def _wrapped(pending: str, label: str, widest: int) -> bool:
     if not words or pending.endswith((":", "：")) or len(pending) + 1 + len(words[0]) <= widest:
         return False
     return label[:1].isdigit() or (pending.isupper() and label.isupper())
+
+
+def _wrapped_han(pending: str, level: int, indent: int, after: tuple[int, ...]) -> bool:
+    """A Chinese label wrapped under a hanging indent: its one line below stands further in
+    and the row after it back at the label's level ("出售按公允值計入損益之" / "金融資產所得款項");
+    a heading's rows go on at their indent, and a heading ending in a colon opens sub-rows."""
+    if not has_han(pending) or pending.endswith((":", "：")) or indent <= level:
+        return False
+    return not after or after[0] <= level
 
 
 def _heading(text: str) -> bool:

@@ -20,10 +20,12 @@ from tasks.parsers.tablemeta import statement_kind
 from tasks.parsers.tables import RawTable, kept, make_rows
 
 _TITLE = re.compile(
-    r"^(unaudited|condensed consolidated|\(amounts in|\(in thousands|otherwise noted|except for|"
-    r"as (of|at) |(three|six|nine) months ended|year ended|appendix"
-    r"|(?:未經審核|未经审核)?(?:簡明|简明)?(?:綜合|综合)\S*表$|截至|[於于]\S*日$"
-    r"|for the |at \d{1,2} \w+ \d{4}$|\(?continued\)?$|[（(][續续][）)]$)",
+    r"^(unaudited|(?:interim )?condensed consolidated|\(amounts in|\(in thousands|otherwise noted"
+    r"|except for|as (of|at) |(three|six|nine) months ended|year ended|appendix"
+    r"|(?:未經審核|未经审核)?(?:中期)?(?:簡明|简明)?(?:綜合|综合)\S*表(?:\s*[（(][續续][）)])?$"
+    r"|截至|[於于]\S*日$"
+    r"|for the |at \d{1,2} \w+ \d{4}$|\(?continued\)?$|[（(][續续][）)]$"
+    r"|\(expressed in [a-z ]+\)$|（以\S{1,6}列示）$)",
     re.IGNORECASE,
 )
 # what a header line holds and a title's second line does not: a digit, a currency
@@ -38,6 +40,10 @@ _BARE_PAGE_NUMBER = re.compile(r"(?:page\s*)?\d{1,3}(?:\s*(?:/|of)\s*\d{1,3})?",
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _GLUED = re.compile(r"(?<=\d)(?=[A-Z][a-z])")  # "2023December" where header cells touch
 _IN_LABEL = re.compile(r"\(\d{1,2}\)|[-–—]|\*+\d*")
+_CURRENCY_WORD = re.compile(r"人民[幣币]|港[幣币]|港元|美元")
+_CURRENCY_CODE = {"人民": "RMB", "港幣": "HK$", "港币": "HK$", "港元": "HK$", "美元": "US$"}
+_YUAN = re.compile(r"(\(?[\d,]*\.?\d+\)?)\s*元")  # "0.002元", "(0.030)元"
+_NOTES_HEAD = re.compile(r"notes?|附[註注]", re.IGNORECASE)
 _PROSE_SHARE = 0.8
 _NAME_LINES = 2  # a company's name above a statement's title
 _INDENT_SHARE = 0.06
@@ -64,7 +70,7 @@ def page_tables(
 
     ``carried``: the title lines the previous page ended with (a title printed at the foot of
     a page, its table on the next); returned likewise for the next page."""
-    lines = _without_furniture([ln for ln in lines if ln])
+    lines = _per_share_lines(_without_furniture([ln for ln in lines if ln]))
     left = _margin(lines)
     prose = _prose_lines(lines, left, units)
     out: list[RawTable] = []
@@ -73,7 +79,7 @@ def page_tables(
     rows: list[list[Placed]] = []
     for i, line in enumerate(lines):
         # a statement's title wraps: "... PROFIT OR LOSS AND OTHER" / "COMPREHENSIVE INCOME"
-        wraps = bool(preamble) and not rows and statement_kind(preamble[-1]) is not None
+        wraps = bool(preamble) and not rows and _wraps_title(preamble[-1], _text(line))
         at_margin = line[0].start <= left + units.margin
         wraps = wraps and at_margin and not _HEADER_MARK.search(_text(line))
         # a line or two of words at the margin (a company's name) opens no table yet
@@ -88,6 +94,9 @@ def page_tables(
                 out.append(_table(f"{where}, table {len(out) + 1}", preamble, rows, units))
                 preamble, rows, titles = [], [], 0
             preamble += lead
+            if wraps and statement_kind(preamble[-1]) is None:  # the title's words, joined
+                preamble[-1] = f"{preamble[-1]} {_text(line)}"
+                continue
             preamble.append(_text(line))
             titles = 0 if i in prose else titles + 1
         else:
@@ -96,6 +105,31 @@ def page_tables(
         out.append(_table(f"{where}, table {len(out) + 1}", preamble, rows, units))
         return out, ()
     return out, tuple(preamble[len(preamble) - titles :])
+
+
+def _per_share_lines(lines: list[list[Placed]]) -> list[list[Placed]]:
+    """A per-share figure printed under its currency ("人民幣" above "0.002元", one pair per
+    column, beside the label) is one row: the figure with its currency glued ("RMB0.002")."""
+    out: list[list[Placed]] = []
+    for line in lines:
+        glued = _under_currency(out[-1], line) if out else None
+        if glued is None:
+            out.append(line)
+        else:
+            out[-1] = glued
+    return out
+
+
+def _under_currency(above: list[Placed], line: list[Placed]) -> list[Placed] | None:
+    heads = [_CURRENCY_WORD.fullmatch(c.text) for c in above[1:]]
+    amounts = [_YUAN.fullmatch(c.text) for c in line]
+    if not heads or len(heads) != len(line) or not all(heads) or not all(amounts):
+        return None
+    glued = [above[0]]
+    for head, cell, amount in zip(heads, line, amounts, strict=True):
+        assert head is not None and amount is not None
+        glued.append(Placed(cell.start, cell.end, f"{_CURRENCY_CODE[head[0][:2]]}{amount[1]}"))
+    return glued
 
 
 def _margin(lines: list[list[Placed]]) -> float:
@@ -181,6 +215,12 @@ def _is_title(
     return kind is not None and (words_only or worded or (opened and open_kind not in (None, kind)))
 
 
+def _wraps_title(last: str, text: str) -> bool:
+    """Whether a line may go on a title line above: that line names a statement, or the two
+    together do ("CONDENSED CONSOLIDATED STATEMENT OF FINANCIAL" / "POSITION")."""
+    return statement_kind(last) is not None or statement_kind(f"{last} {text}") is not None
+
+
 def _named(preamble: list[str]) -> StatementKind | None:
     """The statement the nearest preamble line naming one names (None when none does)."""
     return next((k for ln in reversed(preamble) for k in [statement_kind(ln)] if k), None)
@@ -226,11 +266,28 @@ def _has_amount(line: list[Placed]) -> bool:
 
 
 def _table(locator: str, preamble: list[str], rows: list[list[Placed]], units: Units) -> RawTable:
+    rows = _without_empty_notes(rows, units)
     aligned = align(rows, units.tolerance, regions=True, in_order=units.in_order)
     left = min(row[0].start for row in rows)
     steps = [round((row[0].start - left) / units.indent_step) for row in rows]
     indents = tuple(n for n, keep in zip(steps, kept(aligned), strict=True) if keep)
     return RawTable(locator, tuple(preamble), make_rows(aligned), symbols(rows), indents)
+
+
+def _without_empty_notes(rows: list[list[Placed]], units: Units) -> list[list[Placed]]:
+    """A NOTES / 附註 head over no figure (a page of the statement citing no note) is no
+    column: left in, it would head the first value column ("附註 人民幣千元")."""
+    figures = [c for row in rows for c in row[1:] if is_figure(c.text)]
+
+    def empty(cell: Placed) -> bool:  # no figure within a head's width of it
+        near = max(cell.end - cell.start, 3 * units.tolerance)
+        over = (c for c in figures if c.start <= cell.end + near)
+        return _NOTES_HEAD.fullmatch(cell.text) is not None and not any(
+            c.end >= cell.start - near for c in over
+        )
+
+    out = [[c for c in row if len(row) < 2 or not empty(c)] for row in rows]
+    return [row for row in out if row]
 
 
 def _dates(words: list[dict], units: Units) -> list[dict]:

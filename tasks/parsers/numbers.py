@@ -24,7 +24,7 @@ _ISO = {"RMB": "CNY", "US$": "USD", "USD": "USD", "HK$": "HKD", "HKD": "HKD", "$
 # a per-share amount printed in cents says so in its label, with its currency or not:
 # "— Basic (Hong Kong cents)", "(HK cents)", "（港仙）", "(RMB cents)", "人民幣分", "(cents)"
 _CENTS = (
-    ("HKD", re.compile(r"\b(?:Hong Kong|HK\$?) ?cents?\b|港仙", re.I)),
+    ("HKD", re.compile(r"\b(?:Hong Kong|HK\$?) ?cents?\b|港[幣币]?仙", re.I)),
     ("CNY", re.compile(r"\b(?:RMB|Renminbi) ?cents?\b|人民[幣币] ?分", re.I)),
     ("USD", re.compile(r"\b(?:US\$?|U\.S\.) ?cents?\b|美仙", re.I)),
     ("", re.compile(r"[(（]\s*cents?\s*[)）]|\bin cents\b|[(（]仙[)）]", re.I)),

@@ -29,8 +29,9 @@ from tasks.parsers.layout import Units, cells, page_tables
 from tasks.parsers.numbers import CellKind, parse_cell
 from tasks.parsers.pdfliterals import page_literals
 from tasks.parsers.pdftext import PageTexts, PdfiumError
-from tasks.parsers.pdfwords import decoded_contents, page_words
+from tasks.parsers.pdfwords import baseline_words, decoded_contents, page_words
 from tasks.parsers.tables import ParsedDocument, RawTable
+from tasks.parsers.zh import has_han
 
 _MARKERS = ("condensedconsolidated", "inthousandsof", "ifrss", "reconciliationsofgaap")
 # any edition's statement titles and amount heads, squeezed ("statementoffinancialposition",
@@ -43,7 +44,8 @@ _EN_MARKERS = re.compile(
 # a Chinese edition's statement pages: their titles and scale lines
 _ZH_MARKERS = re.compile(
     r"[財财][務务][狀状][況况]表|[資资][產产][負负][債债]表|[損损]益(?:及其他全面收益)?表|利[潤润]表"
-    r"|[現现]金流量表|人民[幣币](?:千|百萬|百万)元|(?:千|百萬|百万)港元"
+    r"|[現现]金流量表|全面收[益入]表|人民[幣币](?:千|百萬|百万)元|(?:千|百萬|百万)港元"
+    r"|港[幣币](?:千|百萬|百万)元"
 )
 _LINE_TOLERANCE = 2.0
 # PDF positions are in points: a word gap of 4 pt joins words into a cell
@@ -122,8 +124,18 @@ def _read_page(
         running.append(text)
     if not follows and not _has_marker(text):
         return [], ()
-    words = page_words(page, contents) or page.extract_words()
-    return page_tables(f"page {number}", _lines(words), POINTS, carried)
+    # a Chinese edition's label and figures are drawn in two fonts whose boxes stand apart:
+    # its lines are read by baseline (an English page's by box, as pdfplumber groups them)
+    read = baseline_words if has_han(text) else page_words
+    words = read(page, contents) or page.extract_words()
+    found, carried = page_tables(f"page {number}", _lines(words), POINTS, carried)
+    # under no title, a figure or none is no statement's part ("(Expressed in Renminbi)" over
+    # a note's number on the page after a statement): it would continue the statement above
+    return [t for t in found if t.preamble or _figures(t) >= 2], carried
+
+
+def _figures(table: RawTable) -> int:
+    return sum(parse_cell(c).kind is CellKind.NUMBER for row in table.rows for c in row[1:])
 
 
 def _ends_in_statement(tables: list[RawTable]) -> bool:
@@ -142,9 +154,12 @@ def _has_marker(text: str) -> bool:
 
 
 def _lines(words: list[dict]) -> list[list[Placed]]:
+    """Words on one baseline are a line (a label and its figures in two fonts whose boxes
+    stand apart); pdfplumber's own words, which carry none, by their tops."""
     lines: list[list[dict]] = []
-    for word in sorted(words, key=lambda w: (round(w["top"]), w["x0"])):
-        if lines and abs(lines[-1][0]["top"] - word["top"]) <= _LINE_TOLERANCE:
+    level = "baseline" if all("baseline" in w for w in words) else "top"
+    for word in sorted(words, key=lambda w: (round(w[level]), w["x0"])):
+        if lines and abs(lines[-1][0][level] - word[level]) <= _LINE_TOLERANCE:
             lines[-1].append(word)
         else:
             lines.append([word])

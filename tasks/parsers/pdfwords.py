@@ -36,6 +36,27 @@ def page_words(page: pdfplumber.page.Page, contents: list[object] | None = None)
     return words_of(page_chars(page, contents))
 
 
+def baseline_words(page: pdfplumber.page.Page, contents: list[object] | None = None) -> list[Char]:
+    """The page's words with their glyphs grouped into lines by baseline, not by box: two
+    fonts' boxes on one line may stand a line apart (a Chinese label's box below its figures'
+    and its dash's), their baselines do not. Each word keeps its glyphs' own box and gives
+    its first glyph's ``baseline`` (from the top, like ``top``)."""
+    chars = page_chars(page, contents)
+    by_base = [
+        {**c, "top": c["baseline"] - 1.0, "bottom": c["baseline"]} if c["upright"] else {**c}
+        for c in chars
+    ]
+    originals = {id(b): c for b, c in zip(by_base, chars, strict=True)}
+    out = []
+    for word, glyphs in WordExtractor().iter_extract_tuples(by_base):
+        own = [originals[id(g)] for g in glyphs]
+        top, bottom = min(g["top"] for g in own), max(g["bottom"] for g in own)
+        doctop = min(g["doctop"] for g in own)
+        out.append({**word, "top": top, "bottom": bottom, "doctop": doctop})
+        out[-1].update(height=bottom - top, baseline=own[0]["baseline"])
+    return out
+
+
 def page_text(page: pdfplumber.page.Page) -> str:
     """The page's text, equal to ``page.extract_text()`` (pdfplumber's text map, our glyphs)."""
     return text_of(page, page_chars(page))
@@ -43,7 +64,10 @@ def page_text(page: pdfplumber.page.Page) -> str:
 
 def words_of(chars: list[Char]) -> list[Char]:
     """Words from a page's ``page_chars`` (read the glyphs once for both words and text)."""
-    return WordExtractor().extract_words(chars)
+    return [
+        {k: v for k, v in word.items() if k != "baseline"}
+        for word in WordExtractor().extract_words(chars)
+    ]
 
 
 def text_of(page: pdfplumber.page.Page, chars: list[Char]) -> str:
@@ -130,6 +154,7 @@ class _GlyphDevice(PDFTextDevice):
         fy = y * d + f  # translate_matrix's f, then apply_matrix_pt: same float operations
         y0, y1 = sorted((d * low + fy, d * (low + fontsize) + fy))
         top, bottom = self._height - y1 + self._dy, self._height - y0 + self._dy
+        baseline = self._height - fy + self._dy  # the line's, whatever the rise
         upright = a * d * scaling > 0
         space = False
         for obj in seq:
@@ -146,7 +171,7 @@ class _GlyphDevice(PDFTextDevice):
                 adv = width * fontsize * scaling
                 ex = x * a + e
                 x0, x1 = sorted((ex, a * adv + ex))
-                self._add(text, x0, x1, top, bottom, upright)
+                self._add(text, x0, x1, top, bottom, upright, baseline)
                 x += adv
                 if cid == 32 and wordspace:
                     x += wordspace
@@ -172,7 +197,8 @@ class _GlyphDevice(PDFTextDevice):
         )  # fmt: skip
         top = self._height - char.y1 + self._dy
         bottom = self._height - char.y0 + self._dy
-        self._add(text, char.x0, char.x1, top, bottom, char.upright)
+        baseline = self._height - matrix[5] + self._dy  # the glyph's origin, skewed or not
+        self._add(text, char.x0, char.x1, top, bottom, char.upright, baseline)
         return char.adv
 
     def _glyph(self, font: PDFFont, cid: int) -> tuple[str, float]:
@@ -190,7 +216,14 @@ class _GlyphDevice(PDFTextDevice):
         return known
 
     def _add(
-        self, text: str, x0: float, x1: float, top: float, bottom: float, upright: bool
+        self,
+        text: str,
+        x0: float,
+        x1: float,
+        top: float,
+        bottom: float,
+        upright: bool,
+        baseline: float,
     ) -> None:
         self.chars.append(
             {
@@ -201,5 +234,6 @@ class _GlyphDevice(PDFTextDevice):
                 "bottom": bottom,
                 "doctop": top + self._doctop,
                 "upright": upright,
+                "baseline": baseline,
             }
         )

@@ -72,6 +72,11 @@ _PARENT_ONLY = re.compile(
 _CONSOLIDATED = re.compile(r"consolidated|綜合|综合|合併|合并", re.IGNORECASE)
 _ZH_TITLE_CHARS = 30
 _SENTENCE_BREAK = re.compile(r"[a-z)]\. [A-Z]")  # "... financial measures. For more ..."
+# a sentence naming a statement: "... were classified as financial liabilities in the
+# consolidated statement of financial position"
+_IN_THE_STATEMENT = re.compile(
+    r"\b(?:in|to|of|from|on|into)\s+the\s+(?:\w+\s+){0,3}statements?\s+of\b", re.IGNORECASE
+)
 # what may stand between two pages of one statement: a page number, a "continued" line
 _BETWEEN_PAGES = re.compile(
     r"[-– ]*(?:page )?\d{1,3}[-– ]*|\(?continued\)?|[（(]?[續续][）)]?", re.IGNORECASE
@@ -110,6 +115,8 @@ def titled(line: str) -> bool:
     text line forty)."""
     squeezed = "".join(line.split())
     if squeezed[:1].islower() or squeezed[:1] in "“”\"‘’'" or _SENTENCE_BREAK.search(line):
+        return False
+    if _IN_THE_STATEMENT.search(line):
         return False
     return not has_han(squeezed) or len(squeezed) <= _ZH_TITLE_CHARS
 

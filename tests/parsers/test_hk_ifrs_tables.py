@@ -1,5 +1,6 @@
-"""Real HKEXnews announcements in the standard Hong Kong IFRS layout (Ernest Borel Holdings,
-01856; tests/fixtures/real, keys written by hand in ``<stem>.key.csv``): the statement tables
+"""Real HKEXnews announcements and reports in the standard Hong Kong IFRS layout (Ernest Borel,
+01856; Fullshare, 00607; Anxin-China, 01149; tests/fixtures/real, keys by hand in
+``<stem>.key.csv``): the statement tables
 are found, their NOTES column skipped, each value column's period composed from the title
 block ("FOR THE YEAR ENDED 31 DECEMBER 2014") and the year printed above it, the currency and
 scale from the column heads (HK$'000, 千港元). One class per document.
@@ -128,3 +129,63 @@ class TestInterimResults2014English(RealAnnouncement):
             (StatementKind.BALANCE_SHEET, None, date(2014, 6, 30)),
             (StatementKind.BALANCE_SHEET, None, date(2013, 12, 31)),
         }
+
+
+class TestFullshareInterimReport2022English(RealAnnouncement):
+    """A 121-page interim report: the statements among the discussion and notes, each over
+    two or three pages joined by "(continued)", the statement of changes in equity left out."""
+
+    stem = "HK00607_2022H1_interim-report_en"
+    counts: ClassVar = {
+        StatementKind.INCOME_STATEMENT: 88,
+        StatementKind.BALANCE_SHEET: 108,
+        StatementKind.CASH_FLOW: 92,
+    }
+
+    def test_the_balance_sheets_last_page_is_read(self, read: RowsRead) -> None:
+        equity = {
+            (r.row_label, r.period_end): r.value
+            for r in read.rows
+            if r.statement is StatementKind.BALANCE_SHEET and r.row_label == "Total equity"
+        }
+        assert equity == {
+            ("Total equity", date(2022, 6, 30)): Decimal("17823088000"),
+            ("Total equity", date(2021, 12, 31)): Decimal("17995855000"),
+        }
+        assert not any("CHANGES IN EQUITY" in r.table_title.upper() for r in read.rows)
+
+
+class TestFullshareInterimReport2022Chinese(RealAnnouncement):
+    """The Chinese edition: labels drawn a line below their figures' boxes, paired by
+    baseline; EPS "人民幣" above "0.002元"; the same cells as the English edition."""
+
+    stem = "HK00607_2022H1_interim-report_zh"
+    counts: ClassVar = TestFullshareInterimReport2022English.counts
+
+    def test_same_figures_as_the_english_edition(self, read: RowsRead) -> None:
+        path = REAL / f"{TestFullshareInterimReport2022English.stem}.pdf"
+        english = read_rows(parse_document(path.name, path.read_bytes()), path.name)
+        cells = [(r.statement, r.period_start, r.period_end, r.value) for r in read.rows]
+        assert cells
+        assert cells == [(r.statement, r.period_start, r.period_end, r.value) for r in english.rows]
+
+
+class TestAnxinInterimResults2013English(RealAnnouncement):
+    stem = "HK01149_2013H1_interim-results_en"
+    counts: ClassVar = {
+        StatementKind.INCOME_STATEMENT: 44,
+        StatementKind.BALANCE_SHEET: 52,
+        StatementKind.CASH_FLOW: 16,
+    }
+
+
+class TestAnxinInterimResults2013Chinese(RealAnnouncement):
+    stem = "HK01149_2013H1_interim-results_zh"
+    counts: ClassVar = TestAnxinInterimResults2013English.counts
+
+    def test_hk_cents_in_chinese(self, read: RowsRead) -> None:
+        eps = [r for r in read.rows if r.row_label == "每股盈利－基本（港幣仙）"]
+        assert [(r.value, r.currency) for r in eps] == [
+            (Decimal("0.1474"), "HKD"),
+            (Decimal("0.1105"), "HKD"),
+        ]

@@ -115,11 +115,13 @@ CASES: dict[str, Draw] = {
 
 def _assert_same_words(content: bytes, **open_args: object) -> None:
     with pdfplumber.open(io.BytesIO(content), **open_args) as pdf:  # type: ignore[arg-type]
+        drawn = 0  # a report's blank pages draw none; the document must draw some
         for page in pdf.pages:
             ours, theirs = page_words(page), page.extract_words()
-            assert theirs, "the case draws no words: the comparison would be vacuous"
+            drawn += len(theirs)
             assert ours == theirs
             assert page_text(page) == page.extract_text()
+        assert drawn, "the case draws no words: the comparison would be vacuous"
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
