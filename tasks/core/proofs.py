@@ -117,6 +117,12 @@ IDENTITIES: tuple[Identity, ...] = (
               "net_assets"),
     _identity("profit_before_tax_less_tax_is_profit", INC,
               "income_before_income_tax - income_tax_expense", "net_income", closes=True),
+    # a discontinued operation: profit before tax less tax is the continuing operations' profit
+    _identity("profit_before_tax_less_tax_and_discontinued_is_profit", INC,
+              "income_before_income_tax - income_tax_expense + net_income_discontinued",
+              "net_income", closes=True, form_of="profit_before_tax_less_tax_is_profit"),
+    _identity("continuing_plus_discontinued_is_profit", INC,
+              "net_income_continuing + net_income_discontinued", "net_income"),
     # no profit line of its own: the owners' profit is the profit (no non-controlling share)
     _identity("profit_before_tax_less_tax_is_owners_profit", INC,
               "income_before_income_tax - income_tax_expense",
