@@ -22,7 +22,8 @@ from typing import Any
 from expectations.rules import CheckRow, Context, Figure, RuleOutput
 from tasks.core.arithmetic import columns, prove
 from tasks.core.enums import RESULTS_KINDS, Origin
-from tasks.core.proofs import closing_metrics, closings, contradicted, formula
+from tasks.core.identities import closing_metrics, contradicted, formula
+from tasks.core.proofs import closings
 from tasks.core.records import Fact, Verdict
 from tasks.core.rowrecords import StatementKind, StatementRow
 

@@ -239,3 +239,47 @@ class TestErnestBorelAnnualResults2014EnglishCentsOnTheHeading:
         eps = {r.row_label: r for r in rows if r.period_end.year == 2014 and "Basic" in r.row_label}
         (basic,) = eps.values()
         assert (basic.value, basic.currency, basic.scale) == (Decimal("0.1882"), "HKD", -2)
+
+
+class TestErnestBorelInterimResults2014English:
+    """The real interim results, then a line booked between tax and profit (an equity-method
+    result after tax, as US issuers print it)."""
+
+    @pytest.fixture(scope="class")
+    def extraction(self) -> Extraction:
+        return read(FIXTURES / "real" / "HK01856_2014H1_interim-results_en.pdf", "EBH")
+
+    def test_published_proved(self, extraction: Extraction) -> None:
+        assert failing(extraction) == []
+        (equity,) = published(extraction, "total_equity", "2014-06-30")
+        assert equity.proved_by == "identity: equity_plus_non_current_liabilities"
+
+    def test_a_line_between_tax_and_profit_closes_by_the_rows(self, extraction: Extraction) -> None:
+        altered = reread(extraction, _after_tax(extraction.rows, Decimal("2000000")))
+        assert failing(altered) == []
+        (profit,) = published(altered, "net_income", "2014-06-30")
+        assert profit.value == Decimal("15507000")  # 13,507 + 2,000 thousand
+        assert profit.proved_by == "identity: profit_before_tax_and_the_rows_below_it_are_profit"
+
+    def test_a_profit_its_rows_do_not_make_is_held(self, extraction: Extraction) -> None:
+        rows = tuple(
+            replace(r, value=r.value + 2_000_000) if _is_profit_2014(r) else r
+            for r in extraction.rows
+        )
+        reasons = [r.period for r in failing(reread(extraction, rows))]
+        assert any("profit_before_tax_less_tax_is_profit" in r for r in reasons)
+
+
+def _is_profit_2014(row: StatementRow) -> bool:
+    return row.row_label == "Profit for the period" and row.period_end.year == 2014
+
+
+def _after_tax(rows: tuple[StatementRow, ...], amount: Decimal) -> tuple[StatementRow, ...]:
+    """A 'Share of profit of an associate' row after tax, and the profit grown by it."""
+    out: list[StatementRow] = []
+    for row in rows:
+        if _is_profit_2014(row):
+            out.append(replace(row, row_label="Share of profit of an associate", value=amount))
+            row = replace(row, value=row.value + amount)
+        out.append(row)
+    return tuple(out)
