@@ -149,5 +149,7 @@ def _identity_row(name: str, verdict: Verdict) -> CheckRow:
     """An identity's two sides, and each term as printed ("total_equity 'TOTAL EQUITY'")."""
     lhs, rhs = formula(verdict.identity)
     figures = tuple(Figure(f"{m} {label!r}", value) for m, label, value in verdict.printed)
+    currency = verdict.group.rsplit(" ", 1)[-1]  # "balance sheet 2024-11-02 USD"
     return CheckRow(name, f"{verdict.group}: {verdict.identity}", lhs, verdict.lhs, rhs,
-                    verdict.rhs, verdict.tolerance, figures)  # fmt: skip
+                    verdict.rhs, verdict.tolerance, figures,
+                    unit=currency if currency.isupper() else "")  # fmt: skip

@@ -61,10 +61,8 @@ def test_an_altered_total_is_quarantined_naming_the_row_the_figure_and_the_sum(
     )
     assert "quarantined" in named[0]
     assert "statements add up" in summary.render()
-    # Buckle reports in US dollars: no alert speaks of RMB (the balance-sheet identity check
-    # words its figures in the statement's currency, not the metric's usual one)
-    worded = [m for kind, m in alerts if kind == "data_quality" and "US$" in m]
-    assert worded and not [m for _, m in alerts if "RMB" in m], alerts
+    # Buckle reports in US dollars: the alert naming the total speaks of no RMB
+    assert "USD" in named[0] and "RMB" not in named[0], alerts
 
 
 def test_the_release_as_filed_adds_up_and_is_published(warehouse) -> None:

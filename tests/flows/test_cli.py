@@ -73,7 +73,7 @@ def test_corrupt_pdf_is_refused_before_anything_is_stored(env, tmp_path):
     bad.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50)
     result = runner.invoke(app, ["ingest", str(bad), str(Q4_2023_EX99)])
     assert result.exit_code == 1
-    assert "corrupt.pdf: cannot be read" in _one_line_error(result)
+    assert "corrupt.pdf: the PDF is damaged" in _one_line_error(result)
     engine = db.make_engine(env)
     with engine.connect() as conn:
         assert conn.execute(select(documents.c.document_id)).all() == []
