@@ -26,6 +26,7 @@ from filings import frames
 from storage.db import connection_problem, open_for_reading
 from tasks.config.settings_checks import check_database
 from tasks.core.errors import ConfigError
+from tests.service_checks import unavailable
 
 READERS = (["status"], ["export", "--format", "csv"], ["report"])
 
@@ -168,7 +169,7 @@ def test_an_unknown_role_on_the_real_server_is_not_a_missing_database():
         check_database(url)
     text = str(caught.value)
     if "cannot connect" in text:
-        pytest.skip(f"no PostgreSQL at 127.0.0.1:5432: {text}")
+        unavailable(f"no PostgreSQL at 127.0.0.1:5432: {text}")
     assert f"the role '{role}' does not exist" in text and "createdb" not in text
 
 

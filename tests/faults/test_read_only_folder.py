@@ -22,6 +22,7 @@ import pytest
 
 from storage import db
 from tests.faults.test_settings_checked_first import _refused
+from tests.service_checks import unavailable
 
 READERS = (["status"], ["export", "--out", "{out}"], ["report", "--out", "{out}"])
 
@@ -33,7 +34,9 @@ def _read_only(folder: Path) -> list[str]:
             path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
         return []
     if shutil.which("unshare") is None:
-        pytest.skip("running as root without unshare(1): no way to make a folder read-only")
+        unavailable(
+            "running as root without unshare(1) (util-linux): no way to make a folder read-only"
+        )
     mount = f'mount --bind -o ro "{folder}" "{folder}" && exec "$@"'
     return ["unshare", "-m", "sh", "-c", mount, "sh"]
 
@@ -56,7 +59,9 @@ def read_only_data(tmp_path: Path) -> tuple[list[str], dict[str, str], Path]:
     prefix = _read_only(data)
     probe = subprocess.run([*prefix, "touch", str(data / "probe")], capture_output=True)
     if probe.returncode == 0:
-        pytest.skip("the folder could not be made read-only here")
+        unavailable(
+            "the folder could not be made read-only here (a read-only bind mount needs unshare -rm)"
+        )
     return prefix, env, tmp_path
 
 
