@@ -103,3 +103,24 @@ class TestFewFigures:
         few = _facts(Q4_2023)[: releases.MIN_FIGURES - 1]
         assert releases.shared(few, few) == (len(few), len(few))
         assert not releases.is_same_release(few, few)
+
+
+REAL = FIXTURES / "real"
+
+
+class TestErnestBorelFY2014ResultsInEnglishAndChinese:
+    # Found by CI: once the Chinese edition's figures were all proved, its 30 read as the
+    # English edition's 30 and the edition was dropped as a copy, its Chinese line items lost.
+    def _edition(self, name: str) -> tuple[Fact, ...]:
+        path = REAL / name
+        return extract_file(path.name, path.read_bytes(), "EBORL").facts
+
+    def test_the_other_language_edition_is_not_a_copy(self) -> None:
+        en = self._edition("HK01856_2014FY_annual-results_en.pdf")
+        zh = self._edition("HK01856_2014FY_annual-results_zh.pdf")
+        assert (releases.edition(en), releases.edition(zh)) == ("en", "zh")
+        same, total = releases.shared(zh, en)
+        assert total >= releases.MIN_FIGURES and same == total  # the figures are one release's
+        assert not releases.is_same_release(zh, en)
+        assert not releases.is_same_release(en, zh)
+        assert releases.is_same_release(zh, zh)

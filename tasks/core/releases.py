@@ -3,7 +3,9 @@
 A results release reaches the warehouse as an SEC exhibit, an HKEx PDF, or a file a person
 drops in: a hand-dropped copy in another format than the one already loaded would add every
 figure to ``facts_history`` a second time. Consecutive releases share their comparative
-columns (about a third of their figures), never nearly all of them.
+columns (about a third of their figures), never nearly all of them. An HKEx announcement's
+English and Chinese editions print the same figures under labels in two languages: each is a
+document the issuer published, loaded in its own right (the editions are then compared).
 """
 
 from __future__ import annotations
@@ -40,9 +42,23 @@ def contradicted(ours: Iterable[Fact], theirs: Iterable[Fact]) -> int:
     return sum(1 for f in figures(ours) if f[:5] in printed and printed[f[:5]] != f[5])
 
 
+def _chinese(label: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in label)
+
+
+def edition(facts: Iterable[Fact]) -> str:
+    """The language its row labels are printed in: "zh" when most carry Chinese characters."""
+    labels = [f.provenance.row_label for f in facts if f.provenance.row_label]
+    chinese = sum(1 for label in labels if _chinese(label))
+    return "zh" if labels and 2 * chinese > len(labels) else "en"
+
+
 def is_same_release(ours: Iterable[Fact], theirs: Iterable[Fact]) -> bool:
     """True when nearly every figure of ours is printed, the same, in theirs, and none
-    otherwise: a corrected or altered version is another document, never dropped."""
+    otherwise, in the same language: a corrected or altered version is another document,
+    never dropped; so is the release's other language edition."""
     ours, theirs = list(ours), list(theirs)
+    if edition(ours) != edition(theirs):
+        return False
     same, total = shared(ours, theirs)
     return total >= MIN_FIGURES and same >= SHARE * total and not contradicted(ours, theirs)
