@@ -24,6 +24,7 @@ from tasks.parsers.setting import TableSetting, read_setting
 from tasks.parsers.tablemeta import (
     CONTINUED,
     currencies_in,
+    except_per_share,
     except_shares,
     scale_of,
     statement_kind,
@@ -320,7 +321,7 @@ def _row(
         return f"damaged cell {cell.raw!r}"
     if column.end is None:
         return "period not readable from the header"
-    unit = _unit(label, section, cell)
+    unit = _unit(label, section, cell, setting)
     # "(Hong Kong cents)": hundredths of the label's currency, printed on the row or on the
     # heading above its sub-rows ("Earnings per share (HK cents)" over "- Basic")
     cents = cents_of(label) or (cents_of(section) if unit == "per_share" else None)
@@ -350,13 +351,18 @@ def _row(
     )
 
 
-def _unit(label: str, section: str, cell: CellValue) -> str:
+def _unit(label: str, section: str, cell: CellValue, setting: Setting) -> str:
     """ "count" (shares), "ratio" (percent, per share) or "money" for a row."""
     if cell.percent:
         return "percent"
     if _SHARES.search(label) or (_SHARES.search(section) and not _PER_SHARE.search(label)):
         return "count"  # "Weighted average ADS used in calculating net income per ADS"
     if _PER_SHARE.search(f"{section} {label}") or cents_of(f"{section} {label}") is not None:
+        return "per_share"
+    if cell.frac_digits and setting.scale and except_per_share(setting.scale_text):
+        # a figure printed to the cent in a table of thousands that exempts per-share data
+        # is one, whatever the heading above it says (a narrow label column cut "Net income
+        # per" / "ordinary share" / ... into lines no heading reader joins)
         return "per_share"
     return "money"
 

@@ -141,6 +141,15 @@ def except_shares(text: str) -> bool:
     return _EXCEPT_SHARES.search(text) is not None
 
 
+_EXCEPT_PER_SHARE = re.compile(r"\bexcept\b[^.;)]*\bper (?:ordinary )?(?:share|ADS)\b", re.I)
+
+
+def except_per_share(text: str) -> bool:
+    """True when the scale line exempts per-share figures ("except for number of shares and
+    per share data", "except per share amounts")."""
+    return _EXCEPT_PER_SHARE.search(text) is not None
+
+
 def is_continuation(preamble: tuple[str, ...]) -> bool:
     """True when nothing but page furniture stands above a table: it continues the previous
     statement on a new page."""

@@ -33,6 +33,10 @@ RENDERINGS = Path(__file__).resolve().parents[1] / "fixtures" / "renderings"
 Q4_2024 = "hkex_03660_2025-03-17_q4-2024-results.txt"
 Q4_2023 = "sec_0001741530_2024-03-12_6k_q4-2023.txt"
 BUCKLE = "sec_8k_ex99-1_buckle_earnings_release"
+REPLAY_QFIN_Q4_2023 = (
+    Path(__file__).resolve().parents[2]
+    / "tasks/sources/replay_archive/sec/0001741530/0001104659-24-032436"
+)
 
 WHOLE = (
     "HK01856_2014FY_annual-results_en.pdftotext-layout",
@@ -152,3 +156,16 @@ def test_narrow_label_column_reads_no_statement_fact_wrong(stem: str) -> None:
     wrong, missing = _wrong_and_missing(stem, replace(read, facts=read.mapped))
     assert (wrong, missing) == (0, 26)
     assert _wrong_and_missing(stem, read)[0] == 0
+
+
+@pytest.mark.parametrize("stem", NARROW)
+def test_narrow_label_column_reads_no_line_item_wrong(stem: str) -> None:
+    # Found reading the narrow dumps: a per-share heading cut into one-word lines ("Net income
+    # per" / "ordinary share" / ...) left "Basic 2.76" in the table's thousands: 2,760 RMB.
+    exhibit = next(REPLAY_QFIN_Q4_2023.glob("tm248123d1_ex99-1.htm"))
+    html = {_row_key(r): r.value for r in extract_file(exhibit.name, exhibit.read_bytes(),
+                                                       "QFIN").rows}  # fmt: skip
+    read = {_row_key(r): r.value for r in _read(stem).rows}
+    both = read.keys() & html.keys()
+    assert len(both) > 250  # the two readings compared are not empty
+    assert {k: (read[k], html[k]) for k in both if read[k] != html[k]} == {}
