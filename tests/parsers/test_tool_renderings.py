@@ -44,6 +44,7 @@ WHOLE = (
     "replay_hkex_03660_11480512.pdftotext-layout",
     f"{BUCKLE}.w3m-cols120",
     f"{BUCKLE}.w3m-cols200",
+    "HK01149_2013H1_interim-results_en.pdftotext-layout",
 )
 # held, and why (the first statement problem the gate names)
 HELD = {
@@ -55,6 +56,15 @@ HELD = {
     "replay_hkex_03660_11480512.pdftotext": "period not readable from the header",
     # the Chinese edition's layout text (items 4 of the issue: another engineer's)
     "HK01856_2014FY_annual-results_zh.pdftotext-layout": "period not readable from the header",
+    # Fullshare's 121-page report and Anxin's Chinese edition: headers whose period words
+    # the layout spreads apart, Chinese note references ("19(i)") among the figures
+    "HK00607_2022H1_interim-report_en.pdftotext": "period not readable from the header",
+    "HK00607_2022H1_interim-report_en.pdftotext-layout": "period not readable from the header",
+    "HK00607_2022H1_interim-report_zh.pdftotext": "damaged cell '19(i)'",
+    "HK00607_2022H1_interim-report_zh.pdftotext-layout": "period not readable from the header",
+    "HK01149_2013H1_interim-results_en.pdftotext": "period not readable from the header",
+    "HK01149_2013H1_interim-results_zh.pdftotext": "period not readable from the header",
+    "HK01149_2013H1_interim-results_zh.pdftotext-layout": "period not readable from the header",
     # html2text prints a spanning head over the wrong columns
     f"{BUCKLE}.html2text-width120": "period not readable from the header",
     f"{BUCKLE}.html2text-width200": "period not readable from the header",
@@ -71,12 +81,13 @@ NARROW = (
     "replay_sec_0001741530_tm248123d1_ex99-1.w3m-cols120",
     "replay_sec_0001741530_tm248123d1_ex99-1.html2text-width120",
 )
+HK_TICKERS = {"HK01856": "EBORL", "HK00607": "FSH", "HK01149": "AXC"}  # real/issuers.toml
 _READ: dict[str, Extraction] = {}
 
 
 def _read(stem: str) -> Extraction:
     if stem not in _READ:
-        ticker = "BKE" if stem.startswith(BUCKLE) else "EBORL" if stem[:2] == "HK" else "QFIN"
+        ticker = "BKE" if stem.startswith(BUCKLE) else HK_TICKERS.get(stem[:7], "QFIN")
         path = RENDERINGS / f"{stem}.txt"
         _READ[stem] = extract_file(path.name, path.read_bytes(), ticker)
     return _READ[stem]
