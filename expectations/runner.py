@@ -10,10 +10,9 @@ kept until :func:`build_docs` renders that site, once, at the end of the run.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,13 +23,19 @@ from expectations.builders import (
     SuiteSpec,
     load_suite_specs,
 )
-from tasks.core.errors import ConfigError
+from expectations.context import (
+    Runtime,
+    build_runtime,
+    carry_pending,
+    checkpoint,
+    fingerprint,
+    site_config,
+)
+from expectations.outcomes import Outcome, from_suite_result, share
 
 if TYPE_CHECKING:
     import pandas as pd
 
-DATASOURCE = "filings"
-BATCH_DEFINITION = "whole_frame"
 # The first run of a frame computes only what a passing expectation's record reads: nothing
 # on check rows, counts and observed values on facts. Indices of failing rows (COMPLETE)
 # cost a third of the run, so only a suite that failed is run again for them.
@@ -40,35 +45,11 @@ DOCS_FIRST_PASS = {CHECKS_FRAME: "BASIC", FACTS_FRAME: "BASIC"}
 DETAIL = "COMPLETE"
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """One expectation's result, free of GX types."""
-
-    suite: str
-    name: str
-    success: bool
-    severity: str
-    result: dict[str, Any]
-    exception: str = ""
-
-
-@dataclass
-class _Runtime:
-    fingerprint: tuple[tuple[str, int, int], ...]
-    context: Any
-    specs: list[SuiteSpec]
-    validation_definitions: dict[str, list[Any]]  # frame -> definitions
-    # (frame, result format, suites or () for all) -> checkpoint
-    checkpoints: dict[tuple[str, str, tuple[str, ...]], Any] = field(default_factory=dict)
-    # a run's Data Docs folder -> identifiers of the results recorded for it, not yet built
-    pending_docs: dict[Path, list[Any]] = field(default_factory=dict)
-
-
 @dataclass
 class _Loaded:
     """The process's one GX runtime, built on first use and rebuilt when a suite changes."""
 
-    runtime: _Runtime | None = None
+    runtime: Runtime | None = None
 
 
 _LOCK = threading.RLock()  # re-entered: run_suites holds it while building the runtime
@@ -114,7 +95,9 @@ def run_suites(
             runtime.pending_docs.setdefault(docs_site.resolve(), []).extend(results)
         else:
             _forget(runtime, results)
-    return _in_order([outcome for result in results.values() for outcome in _outcomes(result)])
+    return _in_order(
+        [outcome for result in results.values() for outcome in from_suite_result(result)]
+    )
 
 
 def run_batch(
@@ -149,20 +132,9 @@ def run_batch(
     together = run_suites(name, {CHECKS_FRAME: batch}, docs_site, suites)
     alone = [{k: v for k, v in f.items() if k != CHECKS_FRAME} for f in frames]
     return [
-        _in_order([*run_suites(n, f, docs_site, suites), *(_share(o, lo, hi) for o in together)])
+        _in_order([*run_suites(n, f, docs_site, suites), *(share(o, lo, hi) for o in together)])
         for n, f, (lo, hi) in zip(run_names, alone, bounds, strict=True)
     ]
-
-
-def _share(outcome: Outcome, low: int, high: int) -> Outcome:
-    """A batch's outcome as one document's: its rows ``low``..``high`` of the batch frame."""
-    if outcome.success:
-        return replace(outcome, result={})
-    if outcome.exception or "unexpected_index_list" not in outcome.result:
-        return outcome  # no rows judged one by one: it stands for every document
-    failing = [int(i) for i in outcome.result["unexpected_index_list"]]
-    own = [i - low for i in failing if low <= i < high]
-    return replace(outcome, success=not own, result={"unexpected_index_list": own})
 
 
 def _in_order(outcomes: list[Outcome]) -> list[Outcome]:
@@ -187,7 +159,7 @@ def build_docs(docs_site: Path) -> Path | None:
             return None
         # Registered for this build only (under the lock): the context keeps no site config.
         name = "run"
-        runtime.context.add_data_docs_site(site_name=name, site_config=_site_config(site))
+        runtime.context.add_data_docs_site(site_name=name, site_config=site_config(site))
         try:
             # A set: GX tests every stored key against it (a list made that quadratic).
             runtime.context.build_data_docs(site_names=[name], resource_identifiers=set(keys))
@@ -215,7 +187,7 @@ def held_results() -> int:
         return len(runtime.context.validation_results_store.list_keys()) if runtime else 0
 
 
-def _forget(runtime: _Runtime, keys: Iterable[Any]) -> None:
+def _forget(runtime: Runtime, keys: Iterable[Any]) -> None:
     # GX's checkpoints store every result; a long-lived process would hold them all.
     store = runtime.context.validation_results_store
     for key in keys:
@@ -224,7 +196,7 @@ def _forget(runtime: _Runtime, keys: Iterable[Any]) -> None:
 
 
 def _run_frame(
-    runtime: _Runtime,
+    runtime: Runtime,
     frame_name: str,
     frame: pd.DataFrame,
     result_format: str,
@@ -235,170 +207,26 @@ def _run_frame(
     if frame_name == CHECKS_FRAME:  # the failing rows' position, beside what they are about
         frame = frame.assign(row=range(len(frame)))
     params = {"dataframe": frame}
-    first = _checkpoint(runtime, frame_name, result_format, suites)
+    first = checkpoint(runtime, frame_name, result_format, suites)
     results = dict(first.run(batch_parameters=params, run_id=run_id).run_results)
     failed = tuple(r.suite_name for r in results.values() if not r.success)
     if failed:
-        detail = _checkpoint(runtime, frame_name, DETAIL, failed)
+        detail = checkpoint(runtime, frame_name, DETAIL, failed)
         # Same run id, suite and batch: the detailed result replaces the first, in the
         # results store too, so Data Docs show the failing rows.
         results.update(detail.run(batch_parameters=params, run_id=run_id).run_results)
     return results
 
 
-def _runtime() -> _Runtime:
+def _runtime() -> Runtime:
     # A long-lived process (``filings serve``) picks up an edited suite on its next run.
     with _LOCK:
-        fingerprint = _fingerprint(suites_dir)
+        stamp = fingerprint(suites_dir)
         old = _LOADED.runtime
-        if old is not None and old.fingerprint == fingerprint:
+        if old is not None and old.fingerprint == stamp:
             return old
-        new = _build_runtime(load_suite_specs(suites_dir), fingerprint)
+        new = build_runtime(load_suite_specs(suites_dir), stamp)
         if old is not None:
-            _carry_pending(old, new)
+            carry_pending(old, new)
         _LOADED.runtime = new
         return new
-
-
-def _carry_pending(old: _Runtime, new: _Runtime) -> None:
-    # A suite edited mid-run: what the run recorded so far still belongs in its Data Docs.
-    source = old.context.validation_results_store
-    target = new.context.validation_results_store
-    for keys in old.pending_docs.values():
-        for key in keys:
-            target.set(key, source.get(key))
-    new.pending_docs = old.pending_docs
-
-
-def _fingerprint(directory: Path) -> tuple[tuple[str, int, int], ...]:
-    stats = ((p.name, p.stat()) for p in sorted(directory.glob("*.json")))
-    return tuple((name, st.st_mtime_ns, st.st_size) for name, st in stats)
-
-
-def _build_runtime(
-    specs: list[SuiteSpec], fingerprint: tuple[tuple[str, int, int], ...]
-) -> _Runtime:
-    # deferred heavy import: GX costs seconds (see the module docstring)
-    import great_expectations as gx
-
-    # deferred heavy import: GX costs seconds (see the module docstring)
-    from great_expectations.data_context.types.base import ProgressBarsConfig
-
-    # GX logs every ephemeral Data Docs folder at INFO: noise in every run's output.
-    # GX sets INFO on some of its own loggers; raise every one that exists after import.
-    for name in [n for n in logging.root.manager.loggerDict if n.startswith("great_expectations")]:
-        logging.getLogger(name).setLevel(logging.WARNING)
-    logging.getLogger("great_expectations").setLevel(logging.WARNING)
-    context = gx.get_context(mode="ephemeral")
-    # Progress bars would go to stderr on every run and clutter task logs.
-    context.variables.progress_bars = ProgressBarsConfig(globally=False)
-    source = context.data_sources.add_pandas(DATASOURCE)
-    batches = {
-        frame: source.add_dataframe_asset(frame).add_batch_definition_whole_dataframe(
-            BATCH_DEFINITION
-        )
-        for frame in sorted({s.frame for s in specs})
-    }
-    definitions: dict[str, list[Any]] = {frame: [] for frame in batches}
-    for spec in specs:
-        suite = context.suites.add(build_suite(spec))
-        definition = gx.ValidationDefinition(name=spec.name, data=batches[spec.frame], suite=suite)
-        definitions[spec.frame].append(context.validation_definitions.add(definition))
-    return _Runtime(
-        fingerprint=fingerprint, context=context, specs=specs, validation_definitions=definitions
-    )
-
-
-def build_suite(spec: SuiteSpec) -> Any:
-    """A GX suite from its JSON; ConfigError if GX drops any expectation."""
-    # deferred heavy import: GX costs seconds (see the module docstring)
-    import great_expectations as gx
-
-    suite = gx.ExpectationSuite(
-        name=spec.name, expectations=[dict(e) for e in spec.expectations], meta=dict(spec.meta)
-    )
-    # GX logs and drops an expectation it cannot build (unknown type, custom class whose
-    # module was not imported): a suite that quietly checks less must not start.
-    if len(suite.expectations) != len(spec.expectations):
-        raise ConfigError(
-            f"suite {spec.name}: GX loaded {len(suite.expectations)} of "
-            f"{len(spec.expectations)} expectations"
-        )
-    return suite
-
-
-def _site_config(directory: Path) -> Any:
-    return {
-        "class_name": "SiteBuilder",
-        "store_backend": {
-            "class_name": "TupleFilesystemStoreBackend",
-            "base_directory": str(directory),
-        },
-        "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
-    }
-
-
-def _checkpoint(
-    runtime: _Runtime, frame: str, result_format: str, suites: tuple[str, ...] = ()
-) -> Any:
-    """The checkpoint running ``suites`` (default: all) of ``frame`` in ``result_format``."""
-    # deferred heavy import: GX costs seconds (see the module docstring)
-    import great_expectations as gx
-
-    key = (frame, result_format, suites)
-    if key not in runtime.checkpoints:
-        definitions = [
-            d for d in runtime.validation_definitions[frame] if not suites or d.name in suites
-        ]
-        checkpoint = gx.Checkpoint(
-            name="|".join((frame, result_format, *suites)),
-            validation_definitions=definitions,
-            actions=[],
-            result_format={"result_format": result_format, **_index_columns(frame)},
-        )
-        runtime.checkpoints[key] = runtime.context.checkpoints.add(checkpoint)
-    return runtime.checkpoints[key]
-
-
-def _index_columns(frame: str) -> dict[str, Any]:
-    """Data Docs name a failing check row by what it is about (the rule and "metric period",
-    never only "[500, 10200000]"); ``row`` keeps its position for :func:`_share`."""
-    if frame != CHECKS_FRAME:
-        return {}
-    return {"unexpected_index_column_names": ["identity", "period", "row"]}
-
-
-def _positions(result: dict[str, Any]) -> dict[str, Any]:
-    """The result with its failing rows as positions (GX gives the index columns' values)."""
-    rows = result.get("unexpected_index_list")
-    if rows and isinstance(rows[0], dict):
-        return {**result, "unexpected_index_list": [int(r["row"]) for r in rows]}
-    return result
-
-
-def _outcomes(suite_result: Any) -> Sequence[Outcome]:
-    outcomes = []
-    for item in suite_result.results:
-        config = item.expectation_config
-        outcomes.append(
-            Outcome(
-                suite=suite_result.suite_name,
-                name=str(config.meta.get("name", config.type)),
-                success=bool(item.success),
-                severity=str(getattr(config.severity, "value", config.severity)),
-                result=_positions(dict(item.result or {})),
-                exception=_exception_message(item.exception_info or {}),
-            )
-        )
-    return outcomes
-
-
-def _exception_message(info: dict[str, Any]) -> str:
-    # GX reports either one flat record or one record per failed metric computation.
-    records = [info] if "raised_exception" in info else list(info.values())
-    messages = [
-        str(r.get("exception_message"))
-        for r in records
-        if isinstance(r, dict) and r.get("exception_message")
-    ]
-    return "; ".join(dict.fromkeys(messages))

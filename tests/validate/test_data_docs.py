@@ -115,7 +115,7 @@ def test_results_recorded_before_a_suite_edit_still_reach_the_run_site(
     validate_facts("hkex:before-edit", good_facts, docs_site=site)
     before = runner._runtime()
     # A suite file changed mid-run: the runner builds a new GX context.
-    monkeypatch.setattr(runner, "_fingerprint", lambda _: (("edited.json", 1, 1),))
+    monkeypatch.setattr(runner, "fingerprint", lambda _: (("edited.json", 1, 1),))
     validate_facts("hkex:after-edit", good_facts, docs_site=site)
     assert runner._runtime() is not before
     build_data_docs(site)

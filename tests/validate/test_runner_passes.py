@@ -91,7 +91,7 @@ def test_data_docs_keep_one_detailed_page_per_suite(
         for i, row in enumerate(rows)
         if (row.identity, row.period) == ("balance_sheet_balances", "2024-12-31")
     ]
-    # each failing row named by what it is about, its position kept (runner._positions)
+    # each failing row named by what it is about, its position kept (expectations.outcomes)
     failing = stored["balance_sheet_balances"].result["unexpected_index_list"]
     assert [r["row"] for r in failing] == wrong
     assert {(r["identity"], r["period"]) for r in failing} == {

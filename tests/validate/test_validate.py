@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from expectations import builders, runner
+from expectations import builders, context
 from tasks.core.errors import ConfigError
 from tasks.core.records import Fact, ValidationResult, quarantine_required
 from tasks.runs.docs_sites import build_data_docs
@@ -52,7 +52,7 @@ def test_a_suite_that_gx_cannot_fully_load_is_refused() -> None:
     bogus = {"type": "expect_a_custom_thing_nobody_imported", "kwargs": {}, "meta": {"name": "x"}}
     broken = replace(spec, expectations=spec.expectations + (bogus,))
     with pytest.raises(ConfigError, match="loaded 5 of 6"):
-        runner.build_suite(broken)
+        context.build_suite(broken)
 
 
 def test_check_columns_must_be_its_own(tmp_path: Path) -> None:
