@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
     from expectations.builders import IdentityChecks, SuiteSpec
     from expectations.rules import CheckRow
-    from expectations.runner import Outcome
+    from expectations.outcomes import Outcome
 
 _MAX_LISTED = 5  # failing rows quoted in ``observed``; the rest are counted
 
