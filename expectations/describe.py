@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from expectations.builders import IdentityChecks, SuiteSpec
-    from expectations.rules import CheckRow
     from expectations.outcomes import Outcome
+    from expectations.rules import CheckRow
 
 _MAX_LISTED = 5  # failing rows quoted in ``observed``; the rest are counted
 

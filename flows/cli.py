@@ -188,7 +188,7 @@ def _all_held(settings: Settings, intakes: list[Any]) -> Any:
     if path is not None and not path.is_file():
         return None
     # deferred: the warehouse's SQL layer, only for files that were readable
-    from tasks.fetch import already_stored
+    from tasks.intake import already_stored
     from tasks.runs.summary import RunSummary
 
     engine = preflight.existing_warehouse(settings)

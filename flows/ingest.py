@@ -23,7 +23,7 @@ from sqlalchemy.engine import Engine
 from flows import downloads, preloaded, processing, progress
 from flows import warm as warm_workers
 from flows.failures import on_run_failed
-from tasks import alert, audit, extract, fetch, load
+from tasks import alert, audit, extract, fetch, intake, load
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
 from tasks.config.settings import Settings, load_settings
@@ -282,11 +282,11 @@ def _ingest_file(
     except (PipelineError, OSError) as exc:
         summary.failed.append(one_line(exc) if isinstance(exc, OSError) else str(exc))
         return
-    held = fetch.already_stored(engine, checked)
+    held = intake.already_stored(engine, checked)
     if held:
         summary.already_stored.append(f"{path.name}: already in the warehouse as {held}")
         get_run_logger().info("%s: already in the warehouse as %s; not loaded again", path, held)
         return
-    document_id = fetch.store_local_file(engine, job.archive, checked)
+    document_id = intake.store_local_file(engine, job.archive, checked)
     summary.new += 1
     processing.process_batch(job, [(checked.issuer, document_id, None)])

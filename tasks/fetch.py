@@ -21,12 +21,11 @@ from storage import documents
 from storage import source_state as state
 from tasks.core.enums import SourceName, Status
 from tasks.core.errors import ConfigError, RateLimitedError
-from tasks.core.readouts import CachedPage, DocumentMeta, LocalIntake
+from tasks.core.readouts import CachedPage, DocumentMeta
 from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources import disclosure
 from tasks.sources.archive import RawArchive
 from tasks.sources.listing import Listing
-from tasks.sources.local import archive_local_file
 from tasks.sources.protocol import Source, Sources, Watched
 from tasks.sources.retry import RETRY_DELAYS, RETRY_JITTER, only_transient
 from tasks.stage_task import StageTask
@@ -316,27 +315,3 @@ def retried(name: str, fn: Callable[P, R]) -> StageTask[P, R]:
 discover_task = retried("discover", discover)
 watch_task = retried("watch", watch)
 fetch_task = retried("fetch", download_document)
-
-
-def already_stored(engine: Engine, intake: LocalIntake) -> str:
-    """The document already holding a hand-dropped file ("" when none): same content or exhibit."""
-    with engine.connect() as conn:
-        found = documents.same_file_documents(
-            conn, intake.issuer.ticker, intake.sha256, intake.path.name
-        )
-    # a local file whose earlier ingest failed is processed again (its id is its content)
-    retry = {Status.FETCHED.value, Status.FAILED.value}
-    held = [d for d, status in found if not (d.startswith("local:") and status in retry)]
-    return held[0] if held else ""
-
-
-def store_local_file(engine: Engine, archive: RawArchive, intake: LocalIntake) -> str:
-    """Archive a hand-dropped file and record it as a ``local`` document; return its id."""
-    ref, stored = archive_local_file(
-        archive, intake.issuer, intake.path, intake.published, intake.content
-    )
-    with engine.begin() as conn:
-        documents.upsert_issuers(conn, [intake.issuer])
-        documents.record_documents(conn, [ref])
-        documents.record_files(conn, ref.document_id, [stored])
-    return ref.document_id
