@@ -57,7 +57,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy filings flows tasks expectations storage
+	$(BIN)/mypy domain filings flows tasks expectations storage
 
 ## Regenerate the replay archive (tasks/sources/replay_archive: HTML exhibits, PDFs, JSON) from the seeds.
 fixtures: $(STAMP)

@@ -80,10 +80,10 @@ class _DropAfterBody(BaseHTTPRequestHandler):
 
 def delivery(root: Path) -> str:
     """Sends that never reached the receiver, and one lost after it went out."""
+    from domain.records import NewAlert
     from storage import alerts as stored
     from tasks.alert import deliver_pending, store_alerts
     from tasks.config.settings import Settings
-    from tasks.core.records import NewAlert
     from tasks.delivery.channels import channels_from_settings
 
     def hook_at(url: str) -> list[Any]:
@@ -119,9 +119,9 @@ def delivery(root: Path) -> str:
 
 def injection() -> str:
     """Control sequences reaching Slack, and formula cells reaching CSV."""
+    from domain.enums import AlertKind
+    from domain.records import PendingDelivery
     from filings.frames import csv_safe
-    from tasks.core.enums import AlertKind
-    from tasks.core.records import PendingDelivery
     from tasks.delivery.channels import slack_body
 
     hostile = "<!channel> <https://evil.example/login|Verify> <@U024BE7LH> & <#C1>"
@@ -169,9 +169,9 @@ def relisted(services: fr.Services, root: Path) -> str:
 
 def limits(root: Path) -> str:
     """A head dripped at 0.2 s a byte against a 2 s deadline; Retry-After 100000 and the cap."""
+    from domain.errors import RateLimitedError, TransportError
     from storage import source_state
     from tasks import fetch
-    from tasks.core.errors import RateLimitedError, TransportError
     from tasks.sources.http import HttpClient, RateLimiter
     from tasks.sources.protocol import Sources
     from tasks.sources.replay import Answer, ReplayServer, default_archive_root

@@ -4,7 +4,7 @@ Each case is a real document of the replay archive (or a seed text) mutated: tru
 flipped, garbage inserted, chunks deleted or repeated, deep nesting, non-UTF-8 bytes, emptied.
 A case passes when the stage that reads it (extraction for HTML, PDF and text; the source's
 parsers for the JSON feeds) returns, or raises one of the project's errors
-(``tasks.core.errors.PipelineError``) with a one-line message; anything else is "unhandled".
+(``domain.errors.PipelineError``) with a one-line message; anything else is "unhandled".
 Used by ``tests/faults/test_fuzz_documents.py`` (a few cases) and ``benchmarks.faults``.
 """
 
@@ -18,8 +18,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from tasks.core.errors import ParseError, PipelineError
-from tasks.core.records import Issuer
+from domain.errors import ParseError, PipelineError
+from domain.records import Issuer
 from tasks.sources.replay import default_archive_root
 
 ROOT = default_archive_root()

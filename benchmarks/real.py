@@ -159,7 +159,7 @@ def score_metrics(
     wanted: list[MetricKey], latest: dict[tuple[str, date | None, date], Decimal]
 ) -> tuple[tuple[int, int, int], tuple[str, ...]]:
     """(right, wrong, missing) of the keyed metrics, and what was wrong or missing."""
-    from tasks.parsers.standard import standard_rules
+    from tasks.parsers.statements.standard import standard_rules
 
     positive = {m for rules in standard_rules().values() for m in rules.positive}
     right, wrong, misses = 0, 0, []
@@ -193,8 +193,8 @@ def extraction_seconds(path: Path) -> float:
     """CPU seconds of the extraction alone (``extract_document``, production's: parse,
     statements, mapping) of a document, in the child after its ingest (imports warm, the
     kept parse dropped)."""
+    from domain.records import StoredFile
     from tasks.config.settings import load_settings
-    from tasks.core.records import StoredFile
     from tasks.extract import _parsed, extract_document, inspect_local_file
 
     configured = load_settings().issuers()

@@ -20,6 +20,7 @@ import requests
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
+from domain.enums import Status
 from storage import db
 from storage.documents import set_status
 from storage.schema import document_files
@@ -27,7 +28,6 @@ from tasks import fetch
 from tasks.config import wiring
 from tasks.config.issuers import DEFAULT_ISSUERS
 from tasks.config.settings import load_settings
-from tasks.core.enums import Status
 from tasks.sources.archive import RawArchive
 from tasks.sources.protocol import Sources
 from tasks.sources.replay import ReplayServer, default_archive_root

@@ -3,7 +3,7 @@
     python -m benchmarks.upsert --rows 1000000 [--per-document 1000] [--repeat 1] [--url ...]
 
 Creates a scratch database on the server (FILINGS_TEST_POSTGRES_URL or the local default) and
-loads ``rows`` facts through ``storage.load_document``, one transaction per document as
+loads ``segments`` facts through ``storage.load_document``, one transaction per document as
 the pipeline does. Each document's rows are also COPYed with ``storage.sql.copy_rows`` (the
 COPY load_document uses) into a scratch table with the facts' columns and no index or
 constraint (not even the foreign key): the baseline the target (within 2x) is judged on.
@@ -31,12 +31,12 @@ from functools import partial
 
 from sqlalchemy import Engine, MetaData, Table, text
 
+from domain.records import DocumentRef, Fact, Issuer, Provenance
 from storage import db
 from storage.documents import record_documents, upsert_issuers
 from storage.loading import load_document
 from storage.mapping import FACT_COLUMNS, fact_row
 from storage.sql import copy_rows
-from tasks.core.records import DocumentRef, Fact, Issuer, Provenance
 
 DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 ISSUER = Issuer("BENCH", "Benchmark Co", "0000000001", "09999")
@@ -174,7 +174,7 @@ def _database(url: str) -> Iterator[str]:
 
 
 def run(url: str, rows: int, per_doc: int) -> dict[str, float]:
-    """Seconds for the first load, the rerun, COPY and COPY with indexes of ``rows`` facts."""
+    """Seconds for the first load, the rerun, COPY and COPY with indexes of ``segments`` facts."""
     for scratch_url in _database(url):
         engine = db.make_engine(scratch_url)
         try:

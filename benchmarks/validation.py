@@ -25,8 +25,8 @@ from functools import partial
 from itertools import count
 from pathlib import Path
 
+from domain.records import Fact
 from expectations.rules import Context
-from tasks.core.records import Fact
 from tasks.extract import extract_file
 from tasks.sources.replay import default_archive_root
 

@@ -21,12 +21,12 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from domain.enums import Severity
+from domain.errors import ConfigError
+from domain.metrics import MetricDef, metrics
+from domain.records import Fact
 from expectations import cross, gate, rules
 from expectations.rules import CheckRow, Context, period_label
-from tasks.core.enums import Severity
-from tasks.core.errors import ConfigError
-from tasks.core.metrics import MetricDef, metrics
-from tasks.core.records import Fact
 
 if TYPE_CHECKING:
     # deferred heavy import: pandas, only when a document is validated

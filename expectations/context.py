@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from domain.errors import ConfigError
 from expectations.builders import CHECKS_FRAME, SuiteSpec
-from tasks.core.errors import ConfigError
 
 DATASOURCE = "filings"
 BATCH_DEFINITION = "whole_frame"

@@ -9,6 +9,9 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from domain.metrics import metrics
+from domain.precision import half_unit, select_stored_facts
+from domain.records import Dividend, Fact
 from expectations.rules import (
     IDENTITY_BASIS,
     CheckRow,
@@ -19,9 +22,6 @@ from expectations.rules import (
     completes,
     period_label,
 )
-from tasks.core.metrics import metrics
-from tasks.core.precision import half_unit, select_stored_facts
-from tasks.core.records import Dividend, Fact
 
 # Statement lines that add up over time; operating KPIs are left out: their definitions get
 # restated (Q4 2023 loan volume: 119,002 million then 89,561 million) and would false-alarm.

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from tasks.core.enums import Severity
-from tasks.core.records import ValidationResult
+from domain.enums import Severity
+from domain.records import ValidationResult
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -6,7 +6,7 @@ readable from the header"), or a document whose facts come only from narrative f
 this critical check: the document is quarantined and the alert names the statement and the
 reason ("balance sheet: 34 rows, period not readable from the header").
 
-A statement whose printed total disagrees with its own rows (tasks/core/arithmetic: subtotals
+A statement whose printed total disagrees with its own rows (domain/arithmetic: subtotals
 equal the rows above them, the balance sheet balances) fails the critical check
 ``statements_add_up``: the alert names the statement, its period, the row, the printed figure
 and the sum of the rows ("balance sheet 2024-11-02 USD 'Total assets': printed 979,270,000 vs
@@ -19,13 +19,13 @@ from collections import Counter
 from decimal import Decimal
 from typing import Any
 
+from domain.arithmetic import columns, prove
+from domain.enums import RESULTS_KINDS, Origin
+from domain.identities import closing_metrics, contradicted, formula
+from domain.proofs import closings
+from domain.records import Fact, Verdict
+from domain.rowrecords import StatementKind, StatementRow
 from expectations.rules import CheckRow, Context, Figure, RuleOutput
-from tasks.core.arithmetic import columns, prove
-from tasks.core.enums import RESULTS_KINDS, Origin
-from tasks.core.identities import closing_metrics, contradicted, formula
-from tasks.core.proofs import closings
-from tasks.core.records import Fact, Verdict
-from tasks.core.rowrecords import StatementKind, StatementRow
 
 PRIMARY = (StatementKind.BALANCE_SHEET, StatementKind.INCOME_STATEMENT)
 

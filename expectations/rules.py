@@ -16,11 +16,11 @@ from datetime import date, datetime
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
-from tasks.core.enums import RESULTS_KINDS, Basis, Origin
-from tasks.core.metrics import metrics
-from tasks.core.precision import half_unit, select_stored_facts
-from tasks.core.records import Dividend, Extraction, Fact, Guidance, UnmappedRow, Verdict
-from tasks.core.rowrecords import RefusedRow, StatementRow
+from domain.enums import RESULTS_KINDS, Basis, Origin
+from domain.metrics import metrics
+from domain.precision import half_unit, select_stored_facts
+from domain.records import Dividend, Extraction, Fact, Guidance, UnmappedRow, Verdict
+from domain.rowrecords import RefusedRow, StatementRow
 
 IDENTITY_BASIS = Basis.US_GAAP
 PeriodKey = tuple[date | None, date]

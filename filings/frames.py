@@ -17,10 +17,10 @@ import pyarrow as pa
 from pandas.api.types import is_string_dtype
 from sqlalchemy import Boolean, Date, Integer, Numeric
 
+from domain.errors import PipelineError
 from storage import db, reads
 from storage.types import SCALE, ExactDecimal, UtcDateTime
 from tasks.config.settings import load_settings, sqlite_file
-from tasks.core.errors import PipelineError
 
 # What ``export`` writes, one file per view.
 EXPORTED = (

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
+from domain.errors import PipelineError
 from flows import cli_alerts, cli_issuers, cli_warehouse, preflight
 from flows.cli_common import (
     IssuerOpt,
@@ -35,7 +36,6 @@ from flows.cli_common import (
 )
 from flows.interrupts import INTERRUPTED_CODES, interruptible, owning_signals
 from tasks.config.settings import Settings, require_live_ready
-from tasks.core.errors import PipelineError
 
 __all__ = ["app", "cli_alerts", "cli_issuers", "cli_warehouse", "main"]
 

@@ -11,9 +11,9 @@ from typing import Annotated
 
 import typer
 
+from domain.errors import PipelineError
 from flows import preflight
 from flows.cli_common import ReplayOpt, app, console, one_line_errors, settings_for
-from tasks.core.errors import PipelineError
 
 alerts_app = typer.Typer(help="Alert deliveries an operator decides on.", no_args_is_help=True)
 app.add_typer(alerts_app, name="alerts")

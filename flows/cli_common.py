@@ -13,10 +13,10 @@ from typing import Annotated, ParamSpec
 import typer
 from rich.console import Console
 
+from domain.errors import PipelineError, TransportError
 from flows import preflight, startup
 from flows.interrupts import Interrupted
 from tasks.config.settings import Settings, load_settings, require_live_ready, settings_scope
-from tasks.core.errors import PipelineError, TransportError
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 HELP = """filings: ingest SEC 6-K and HKEXnews disclosures into a SQL warehouse, validate, alert.

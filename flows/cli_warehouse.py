@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from domain.errors import PipelineError
 from flows import preflight
 from flows.cli_common import (
     ExportFormat,
@@ -23,7 +24,6 @@ from flows.cli_common import (
     one_line_errors,
     settings_for,
 )
-from tasks.core.errors import PipelineError
 
 
 @app.command()

@@ -13,9 +13,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 from rich.text import Text
 
+from domain.readouts import GuidanceRow, WarehouseStatus
+from domain.xbrlrecords import Accuracy
 from flows import progress
-from tasks.core.readouts import GuidanceRow, WarehouseStatus
-from tasks.core.xbrlrecords import Accuracy
 from tasks.runs.guidance_report import display_unit, metric_label, quarter_label
 from tasks.runs.summary import count_lines
 

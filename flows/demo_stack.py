@@ -21,9 +21,9 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from types import FrameType
 
+from domain.errors import PipelineError
 from flows import preflight, serving, startup
 from tasks.config.settings import Settings
-from tasks.core.errors import PipelineError
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 POOL = "filings-process"

@@ -25,8 +25,8 @@ from prefect.futures import PrefectFuture, PrefectWrappedFuture
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
+from domain.records import Issuer
 from tasks import fetch, load
-from tasks.core.records import Issuer
 from tasks.sources.archive import RawArchive
 from tasks.sources.protocol import Sources
 

@@ -20,6 +20,10 @@ from prefect.futures import PrefectFuture
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
+from domain import workers
+from domain.enums import SourceName
+from domain.errors import PipelineError, after_retries, one_line
+from domain.records import Issuer
 from flows import downloads, preloaded, processing, progress
 from flows import warm as warm_workers
 from flows.failures import on_run_failed
@@ -27,10 +31,6 @@ from tasks import alert, audit, extract, fetch, intake, load
 from tasks.config import wiring
 from tasks.config.issuers import select_issuers
 from tasks.config.settings import Settings, load_settings
-from tasks.core import workers
-from tasks.core.enums import SourceName
-from tasks.core.errors import PipelineError, after_retries, one_line
-from tasks.core.records import Issuer
 from tasks.delivery.channels import channels_from_settings
 from tasks.runs import bookkeeping, docs_sites
 from tasks.runs.summary import RunSummary

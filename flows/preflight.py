@@ -12,11 +12,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from domain.errors import PipelineError
+from domain.records import Issuer
 from tasks.config import settings_checks
 from tasks.config.issuers import read_issuers
 from tasks.config.settings import Settings, sqlite_file
-from tasks.core.errors import PipelineError
-from tasks.core.records import Issuer
 from tasks.sources.replay import default_archive_root
 
 LOCAL_SUFFIXES = (".htm", ".html", ".pdf", ".txt")
@@ -147,8 +147,8 @@ def reading_warehouse(settings: Settings) -> Any:
 def check_quarantined(settings: Settings, document_id: str) -> None:
     """``release`` takes only a document that is in the warehouse and quarantined."""
     # deferred for start-up speed: the warehouse's SQL layer
+    from domain.enums import Status
     from storage.documents import document_status
-    from tasks.core.enums import Status
 
     engine = existing_warehouse(settings)
     with engine.connect() as conn:

@@ -33,8 +33,8 @@ THREADS_NEED = (
 # for a run with documents to process, before its fetch stage starts.
 PROCESSING_NEEDS = (
     "great_expectations",
-    "tasks.parsers.html",
-    "tasks.parsers.pdf",
+    "tasks.parsers.documents.html",
+    "tasks.parsers.documents.pdf",
 )
 
 

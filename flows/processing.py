@@ -20,16 +20,16 @@ from prefect import get_run_logger
 from prefect.states import State
 from sqlalchemy.engine import Engine
 
-from tasks import extract, fetch, load, settle, validate
-from tasks.core.enums import SourceName, Status
-from tasks.core.errors import RefusedFileError, after_retries, one_line
-from tasks.core.records import (
+from domain.enums import SourceName, Status
+from domain.errors import RefusedFileError, after_retries, one_line
+from domain.records import (
     Extraction,
     Issuer,
     StoredFile,
     ValidationResult,
     document_source,
 )
+from tasks import extract, fetch, load, settle, validate
 from tasks.runs.summary import RunSummary
 from tasks.sources.archive import RawArchive
 from tasks.sources.protocol import Sources

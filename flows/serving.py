@@ -28,9 +28,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cronsim import CronSim, CronSimError
 
+from domain.errors import PipelineError
 from flows import api_keeper, startup
 from tasks.config.settings import load_settings
-from tasks.core.errors import PipelineError
 
 DEPLOYMENT_NAME = "filings-ingest"
 

@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from domain.errors import PipelineError
 from flows import api_keeper
-from tasks.core.errors import PipelineError
 from tasks.runs.run_links import local_api
 
 STARTUP_TIMEOUT_SECONDS = 90

@@ -32,14 +32,14 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import PrefectFuture
 
+from domain import workers
+from domain.errors import PipelineError
+from domain.records import Issuer, StoredFile
 from flows import processing
 from flows.cli_common import line
 from tasks import extract, load
 from tasks.config import wiring
 from tasks.config.settings import Settings, load_settings
-from tasks.core import workers
-from tasks.core.errors import PipelineError
-from tasks.core.records import Issuer, StoredFile
 from tasks.runs import docs_sites
 from tasks.runs.summary import RunSummary
 

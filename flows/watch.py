@@ -32,13 +32,13 @@ from prefect.logging.loggers import LoggingAdapter
 from pydantic import Field
 from sqlalchemy.engine import Engine
 
+from domain.errors import after_retries, one_line
+from domain.records import Issuer
 from flows.failures import on_run_failed
 from flows.ingest import ListedSource, ingest
 from tasks import fetch
 from tasks.config import wiring
 from tasks.config.settings import load_settings
-from tasks.core.errors import after_retries, one_line
-from tasks.core.records import Issuer
 from tasks.runs import dispatch
 from tasks.runs.summary import RunSummary
 from tasks.sources.protocol import Sources

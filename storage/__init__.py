@@ -15,5 +15,5 @@
 Functions take a ``Connection`` and run inside the caller's transaction, except
 ``loading.load_document``, which owns its transaction. No SQL runs outside this package. On
 SQLite read view amounts through the ``storage.views`` handles to get exact ``Decimal`` values.
-Imports nothing from ``tasks`` but ``tasks.core`` (tests/test_import_rules.py).
+Imports nothing from ``tasks`` but ``domain`` (tests/test_import_rules.py).
 """

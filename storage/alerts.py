@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import false, func, or_, select, update
 from sqlalchemy.engine import Connection
 
+from domain.enums import AlertKind, DeliveryStatus
+from domain.records import NewAlert, PendingDelivery
 from storage.schema import ALERT_KINDS, alert_deliveries, alert_events
 from storage.sql import chunks, insert, utcnow
-from tasks.core.enums import AlertKind, DeliveryStatus
-from tasks.core.records import NewAlert, PendingDelivery
 
 
 def alert_id_for(dedup_key: str) -> str:

@@ -5,7 +5,7 @@
   figure: the latest filed value of the period, named by the first filing that carried it.
   ``difference`` is reported minus audited; ``outcome`` is ``equal``, ``within_rounding``
   (apart by at most half a unit of the release's printed precision, boundary included: the
-  precision rule of :mod:`tasks.core.precision`) or ``differs``.
+  precision rule of :mod:`domain.precision`) or ``differs``.
 - ``extraction_accuracy``: per issuer and statement (metrics.csv), how many release figures
   were compared with an annual report's (20-F, 10-K, 40-F), over how many period ends, how
   many matched at the release's printed precision (``equal`` or ``within_rounding``), and the
@@ -18,10 +18,10 @@ from typing import Any
 
 from sqlalchemy import Date, Integer, Numeric, Text
 
+from domain.enums import Origin, Status
+from domain.xbrlrecords import ANNUAL_FORMS
 from storage.types import SCALE, ExactDecimal
 from storage.view_parts import precision_steps
-from tasks.core.enums import Origin, Status
-from tasks.core.xbrlrecords import ANNUAL_FORMS
 
 _XBRL, _QUARANTINED = f"'{Origin.XBRL.value}'", f"'{Status.QUARANTINED.value}'"
 _KEY = "issuer, metric, period_start, period_end, basis, unit"

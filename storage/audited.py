@@ -12,14 +12,14 @@ from datetime import date, datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
+from domain.enums import DocKind, Origin, Status
+from domain.records import DocumentRef, Fact
+from domain.xbrlrecords import Accuracy, AuditedComparison, AuditedFiling
 from storage.documents import record_documents
 from storage.facts import stored_facts, upsert_facts
 from storage.mapping import fact_from_row
 from storage.schema import accuracy_measures, documents, facts
 from storage.views import AUDITED_VS_REPORTED, EXTRACTION_ACCURACY
-from tasks.core.enums import DocKind, Origin, Status
-from tasks.core.records import DocumentRef, Fact
-from tasks.core.xbrlrecords import Accuracy, AuditedComparison, AuditedFiling
 
 
 def store_filing(

@@ -8,7 +8,7 @@
 - ``facts_fiscal``: ``facts_latest`` with the label, fiscal year, period type (quarter, half,
   year, instant) and fiscal quarter, and (revision 0011) each figure's origin and decimals.
   Fiscal years and quarters follow the issuer's fiscal year end (revision 0012,
-  :mod:`tasks.core.fiscal`: 52/53-week years, a year ending in January is the one before).
+  :mod:`domain.fiscal`: 52/53-week years, a year ending in January is the one before).
 - ``restatements``: each later report of a (issuer, metric, period) whose value differs from
   the report before it beyond the rounding of the less precise of the two: both values, both
   documents, both report dates. Releases only (revision 0015): audited XBRL figures are
@@ -27,11 +27,11 @@ from typing import Any
 
 from sqlalchemy import Column, Date, Integer, Table, Text
 
+from domain.enums import Basis, Origin, Status
+from domain.fiscal import DECEMBER
+from domain.metrics import METRICS_CSV
 from storage.types import SCALE, ExactDecimal
 from storage.view_parts import precision_steps, sql_literal
-from tasks.core.enums import Basis, Origin, Status
-from tasks.core.fiscal import DECEMBER
-from tasks.core.metrics import METRICS_CSV
 
 _US_GAAP, _QUARANTINED = sql_literal(Basis.US_GAAP), sql_literal(Status.QUARANTINED)
 _XBRL, _TABLE = sql_literal(Origin.XBRL), sql_literal(Origin.TABLE)
@@ -103,7 +103,7 @@ _YEAR_END_MONTH = (
 
 
 def _facts_fiscal(dialect: str) -> str:
-    """facts_latest placed in its issuer's fiscal calendar, as tasks.core.fiscal does: the
+    """facts_latest placed in its issuer's fiscal calendar, as domain.fiscal does: the
     period end at its nearest month end (year and month), counted from the year-end month."""
     days, year, month, day = _parts(dialect)
     quarter = "(p.days BETWEEN 80 AND 100)"

@@ -16,8 +16,8 @@ from sqlalchemy import Engine, create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import OperationalError
 
+from domain.errors import ConfigError, SchemaError
 from storage.schema import TABLES
-from tasks.core.errors import ConfigError, SchemaError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -192,7 +192,7 @@ def open_for_reading(
     """An engine that only reads a warehouse already at this code's schema: no migration, no
     write lock, so a read-only database role or file is enough (:class:`SchemaError` when
     the schema is another one). A server that cannot be used is a :class:`ConfigError`
-    naming ``setting`` and what is wrong (within :data:`CONNECT_TIMEOUT_SECONDS`)."""
+    naming ``table_setting`` and what is wrong (within :data:`CONNECT_TIMEOUT_SECONDS`)."""
     engine = make_engine(url, busy_timeout_ms, read_only=True)
     try:
         check_schema(engine)

@@ -13,6 +13,14 @@ from typing import Any
 from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 
+from domain.enums import DocKind, SourceName, Status
+from domain.errors import UnknownDocumentError
+from domain.readouts import DocumentInfo
+from domain.records import (
+    DocumentRef,
+    Issuer,
+    StoredFile,
+)
 from storage import schema
 from storage.mapping import (
     FILE_COLUMNS,
@@ -26,14 +34,6 @@ from storage.mapping import (
 )
 from storage.schema import documents, issuers
 from storage.sql import chunks, insert, utcnow
-from tasks.core.enums import DocKind, SourceName, Status
-from tasks.core.errors import UnknownDocumentError
-from tasks.core.readouts import DocumentInfo
-from tasks.core.records import (
-    DocumentRef,
-    Issuer,
-    StoredFile,
-)
 
 # A document left at extracted/validated by a crash is picked up again: loading is idempotent.
 # A failed one too, unless it was refused (not the issuer's: a rerun cannot change that).

@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
+from domain.enums import Status
+from domain.precision import select_stored_facts
+from domain.records import Fact
 from storage.mapping import FACT_COLUMNS, FACT_DETAIL, FACT_KEY, fact_from_row, fact_row
 from storage.schema import documents, facts
 from storage.sql import copy_rows, insert_ignore
-from tasks.core.enums import Status
-from tasks.core.precision import select_stored_facts
-from tasks.core.records import Fact
 
 FactKey = tuple[str, date | None, date, str]
 _DETAIL_AT = len(FACT_KEY) + 1

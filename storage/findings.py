@@ -14,11 +14,11 @@ from typing import Any
 from sqlalchemy import and_, select
 from sqlalchemy.engine import Connection, Row
 
+from domain.enums import Basis, Origin, Status, VersusGuidance
+from domain.precision import differs, keeps
+from domain.readouts import GuidanceOutcome, GuidanceRow, Report, Restatement
 from storage.schema import documents, facts, guidance
 from storage.views import GUIDANCE_VS_ACTUAL
-from tasks.core.enums import Basis, Origin, Status, VersusGuidance
-from tasks.core.precision import differs, keeps
-from tasks.core.readouts import GuidanceOutcome, GuidanceRow, Report, Restatement
 
 
 def restatements(conn: Connection, document_id: str) -> list[Restatement]:
@@ -27,7 +27,7 @@ def restatements(conn: Connection, document_id: str) -> list[Restatement]:
     Reports of a key are taken in publication order; a less precise report that agrees with
     the current value to its own rounding leaves it in place (no finding); any other report
     that differs beyond the coarser rounding of the two is a restatement
-    (:mod:`tasks.core.precision`, the rule the view folds with).
+    (:mod:`domain.precision`, the rule the view folds with).
     """
     found = []
     for key, reports in _histories(conn, document_id).items():

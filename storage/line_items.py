@@ -16,12 +16,12 @@ from typing import Any
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
+from domain.enums import Basis
+from domain.rowrecords import LineItem, StatementKind, StatementRow
 from storage.mapping import provenance_from_row, provenance_row
 from storage.schema import statement_rows
 from storage.sql import chunks
 from storage.types import to_exact
-from tasks.core.enums import Basis
-from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
 
 _KEY = ("file", "locator", "row_index", "column_label", "period_start", "period_end", "basis")
 _DETAIL = (

@@ -16,6 +16,17 @@ from typing import NamedTuple
 from sqlalchemy import Engine, Table, delete, exists, select, update
 from sqlalchemy.engine import Connection
 
+from domain.enums import DocKind, Status
+from domain.errors import UnknownDocumentError
+from domain.records import (
+    Dividend,
+    Fact,
+    Guidance,
+    LoadCounts,
+    UnmappedRow,
+    ValidationResult,
+)
+from domain.rowrecords import LineItem, RefusedRow
 from storage import schema
 from storage.facts import upsert_facts
 from storage.line_items import upsert_line_items
@@ -24,17 +35,6 @@ from storage.quality import status_after_validation
 from storage.refusals import refusal_rows
 from storage.schema import documents, validation_results
 from storage.sql import chunks, utcnow
-from tasks.core.enums import DocKind, Status
-from tasks.core.errors import UnknownDocumentError
-from tasks.core.records import (
-    Dividend,
-    Fact,
-    Guidance,
-    LoadCounts,
-    UnmappedRow,
-    ValidationResult,
-)
-from tasks.core.rowrecords import LineItem, RefusedRow
 
 # The per-document tables a load replaces, in the order _lock_document reports them.
 _REPLACED = (validation_results, schema.guidance, schema.dividends, schema.refused_rows)

@@ -12,10 +12,9 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from storage.types import to_exact
-from tasks.core.enums import Basis, Origin, Severity, SourceName, Status
-from tasks.core.readouts import DocumentInfo
-from tasks.core.records import (
+from domain.enums import Basis, Origin, Severity, SourceName, Status
+from domain.readouts import DocumentInfo
+from domain.records import (
     Dividend,
     DocumentRef,
     Fact,
@@ -26,6 +25,7 @@ from tasks.core.records import (
     StoredFile,
     ValidationResult,
 )
+from storage.types import to_exact
 
 Row = dict[str, Any]
 

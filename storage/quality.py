@@ -18,6 +18,10 @@ from typing import Any
 from sqlalchemy import case, delete, exists, select, update
 from sqlalchemy.engine import Connection
 
+from domain.enums import SourceName, Status
+from domain.errors import NotQuarantinedError, UnknownDocumentError
+from domain.readouts import DocumentInfo, Release
+from domain.records import Dividend, Guidance, ValidationResult, critical_failures
 from storage.documents import document_info
 from storage.mapping import (
     dividend_from_row,
@@ -27,10 +31,6 @@ from storage.mapping import (
 )
 from storage.schema import dividends, documents, guidance, releases, validation_results
 from storage.sql import utcnow
-from tasks.core.enums import SourceName, Status
-from tasks.core.errors import NotQuarantinedError, UnknownDocumentError
-from tasks.core.readouts import DocumentInfo, Release
-from tasks.core.records import Dividend, Guidance, ValidationResult, critical_failures
 
 # Two announcements of one disclosure (6-K and HKEx) are published within this many days.
 COMPANION_DAYS = 3

@@ -15,9 +15,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from domain.records import UnmappedRow
+from domain.rowrecords import RefusedRow
 from storage.schema import refused_rows
-from tasks.core.records import UnmappedRow
-from tasks.core.rowrecords import RefusedRow
 
 
 def refusal_rows(

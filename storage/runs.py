@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
+from domain.enums import AlertKind, RunStatus, Severity, Status
+from domain.readouts import AlertLine, FailedCheck, RunActivity, RunRecord, WarehouseStatus
 from storage.audited import all_accuracy
 from storage.schema import alert_events, documents, runs, validation_results
 from storage.sql import utcnow
 from storage.views import ALERTS
-from tasks.core.enums import AlertKind, RunStatus, Severity, Status
-from tasks.core.readouts import AlertLine, FailedCheck, RunActivity, RunRecord, WarehouseStatus
 
 
 def start_run(conn: Connection, flow_run_id: str | None, worker: str | None = None) -> str:

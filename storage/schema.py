@@ -23,8 +23,8 @@ from sqlalchemy import (
     text,
 )
 
+from domain.enums import AlertKind, DeliveryStatus, Status
 from storage.types import ExactDecimal, UtcDateTime
-from tasks.core.enums import AlertKind, DeliveryStatus, Status
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -52,7 +52,7 @@ def _in(column: str, values: tuple[str, ...]) -> str:
 
 
 def _provenance() -> list[Column[str]]:
-    """Where a value was read (tasks.core.records.Provenance)."""
+    """Where a value was read (domain.records.Provenance)."""
     return [
         Column("file", Text, nullable=False, server_default=""),
         Column("locator", Text, nullable=False, server_default=""),
@@ -145,7 +145,7 @@ facts = Table(
     Column("flags", Text, nullable=False, server_default="[]"),  # JSON array of strings
     Column("reported_on", Date, nullable=False),
     Column("loaded_at", UtcDateTime, nullable=False),
-    Column("proved_by", Text),  # 0014: how the document proves it (tasks/core/proofs)
+    Column("proved_by", Text),  # 0014: how the document proves it (domain/proofs)
     Index(
         "uq_facts_identity",
         "document_id",

@@ -9,10 +9,10 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
+from domain.enums import SourceName, Status
+from domain.records import ValidationResult
 from storage.mapping import result_from_row
 from storage.schema import documents, validation_results
-from tasks.core.enums import SourceName, Status
-from tasks.core.records import ValidationResult
 
 # A document's cross-period checks read figures of periods ending up to 400 days before its
 # own (tasks/validate.py): a document published more than two years later never reads ours.

@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import and_, select, update
 from sqlalchemy.engine import Connection
 
+from domain.readouts import CachedPage, DocumentMeta, Pause
+from domain.records import ListedDocument
 from storage.schema import document_files, documents, http_cache, source_state
 from storage.sql import insert, utcnow
-from tasks.core.readouts import CachedPage, DocumentMeta, Pause
-from tasks.core.records import ListedDocument
 
 ALL_SCOPES = "*"
 

@@ -61,7 +61,7 @@ def copy_rows(
     Runs inside the connection's transaction. Only for rows known not to exist yet (the caller
     holds the lock that guarantees it): COPY has no ON CONFLICT. Values must already be in
     their stored form (exact Decimal, aware datetimes), because COPY bypasses the column types'
-    bind processing. ``rows`` may be a generator: rows are sent while later ones are built.
+    bind processing. ``segments`` may be a generator: rows are sent while later ones are built.
     """
     names = ", ".join(f'"{c}"' for c in columns)
     statement = f'COPY "{table.name}" ({names}) FROM STDIN (FORMAT BINARY)'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from tasks.core.precision import PRINTED_DECIMALS, half_unit
+from domain.precision import PRINTED_DECIMALS, half_unit
 
 
 def sql_literal(value: StrEnum) -> str:
@@ -14,6 +14,6 @@ def sql_literal(value: StrEnum) -> str:
 
 def precision_steps() -> str:
     """Each printed precision (XBRL decimals) -> half a unit of its last digit, as SQL VALUES:
-    the precision rule of :mod:`tasks.core.precision`, which the views compare with."""
+    the precision rule of :mod:`domain.precision`, which the views compare with."""
     rows = (f"({d}, {format(half_unit(d), 'f')})" for d in PRINTED_DECIMALS)
     return "VALUES " + ", ".join(rows)

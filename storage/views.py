@@ -16,10 +16,10 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table, Text
 
+from domain.enums import Basis, DeliveryStatus, Origin, Status, VersusGuidance
 from storage import audit_views, consumer_views
 from storage.types import SCALE, ExactDecimal, UtcDateTime
 from storage.view_parts import precision_steps, sql_literal
-from tasks.core.enums import Basis, DeliveryStatus, Origin, Status, VersusGuidance
 
 _US_GAAP, _QUARANTINED = sql_literal(Basis.US_GAAP), sql_literal(Status.QUARANTINED)
 _DELIVERED = sql_literal(DeliveryStatus.DELIVERED)

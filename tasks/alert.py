@@ -24,12 +24,12 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.engine import Connection, Engine
 
+from domain import workers
+from domain.enums import AlertKind
+from domain.errors import NotSentError, SendInDoubtError
+from domain.readouts import DeliveryReport
+from domain.records import NewAlert, PendingDelivery, ValidationResult
 from storage import alerts, db, documents, findings
-from tasks.core import workers
-from tasks.core.enums import AlertKind
-from tasks.core.errors import NotSentError, SendInDoubtError
-from tasks.core.readouts import DeliveryReport
-from tasks.core.records import NewAlert, PendingDelivery, ValidationResult
 from tasks.delivery.channels import Channel
 from tasks.delivery.messages import (
     data_quality_alerts,

@@ -21,18 +21,18 @@ from pathlib import Path
 
 from sqlalchemy.engine import Connection, Engine
 
+from domain import workers
+from domain.enums import SourceName
+from domain.errors import ConfigError, NotFoundError, after_retries
+from domain.records import Fact, Issuer, NewAlert, ValidationResult
+from domain.xbrlrecords import AuditedFiling
 from storage import audited as store
 from storage import claims, db, quality
 from storage import source_state as state
 from tasks import fetch
 from tasks.alert import store_alerts
-from tasks.core import workers
-from tasks.core.enums import SourceName
-from tasks.core.errors import ConfigError, NotFoundError, after_retries
-from tasks.core.records import Fact, Issuer, NewAlert, ValidationResult
-from tasks.core.xbrlrecords import AuditedFiling
 from tasks.delivery.audit_messages import accuracy_alerts, audited_alerts
-from tasks.parsers.companyfacts import newest_filed, parse_company_facts
+from tasks.parsers.forms.companyfacts import newest_filed, parse_company_facts
 from tasks.sources.archive import RawArchive
 from tasks.sources.edgar import audited_filing_ref
 from tasks.sources.protocol import FactsProvider, Source, Sources

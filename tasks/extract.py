@@ -14,26 +14,26 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
-from tasks.core.enums import RESULTS_KINDS, DocKind, Origin
-from tasks.core.errors import ConfigError, ParseError, RefusedFileError
-from tasks.core.precision import select_stored_facts
-from tasks.core.readouts import LocalIntake
-from tasks.core.records import Extraction, Issuer, StoredFile
-from tasks.core.rowrecords import StatementKind
-from tasks.parsers import prose
-from tasks.parsers.asreported import read_rows
-from tasks.parsers.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
-from tasks.parsers.checks import reconcile
-from tasks.parsers.classify import classify, usd_rate
-from tasks.parsers.dividends import extract_dividends
-from tasks.parsers.identity import foreign_file, identify, publication_date
-from tasks.parsers.metric_mapping import issuer_facts, standard_facts
-from tasks.parsers.narrative import extract_narrative
-from tasks.parsers.outlook import extract_guidance
-from tasks.parsers.proving import prove_document
-from tasks.parsers.standard import shared_catalog
-from tasks.parsers.tables import ParsedDocument
-from tasks.parsers.text import parse_text
+from domain.enums import RESULTS_KINDS, DocKind, Origin
+from domain.errors import ConfigError, ParseError, RefusedFileError
+from domain.precision import select_stored_facts
+from domain.readouts import LocalIntake
+from domain.records import Extraction, Issuer, StoredFile
+from domain.rowrecords import StatementKind
+from tasks.parsers.documents import running_text
+from tasks.parsers.documents.plain_text import parse_text
+from tasks.parsers.documents.raw_tables import ParsedDocument
+from tasks.parsers.prose.classify import classify, usd_rate
+from tasks.parsers.prose.dividends import extract_dividends
+from tasks.parsers.prose.identity import foreign_file, identify, publication_date
+from tasks.parsers.prose.narrative import extract_narrative
+from tasks.parsers.prose.outlook import extract_guidance
+from tasks.parsers.statements.asreported import read_rows
+from tasks.parsers.statements.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
+from tasks.parsers.statements.checks import reconcile
+from tasks.parsers.statements.metric_mapping import issuer_facts, standard_facts
+from tasks.parsers.statements.proving import prove_document
+from tasks.parsers.statements.standard import shared_catalog
 from tasks.stage_task import StageTask
 
 _HTML_START = re.compile(
@@ -53,7 +53,7 @@ class Reading:
 
 def overlay_path(ticker: str, catalog_dir: Path | None = None) -> Path | None:
     """The issuer's catalog overlay: ``<ticker>.toml`` in ``catalog_dir`` (FILINGS_CATALOG_DIR)
-    if there, else in the package's ``tasks/parsers/catalogs``; None when it has none."""
+    if there, else in the package's ``tasks/parsers/statements/catalogs``; None when it has none."""
     for folder in (catalog_dir, CATALOG_DIR):
         path = folder / f"{ticker.lower()}.toml" if folder else None
         if path is not None and path.is_file():
@@ -65,7 +65,7 @@ def load_catalog(ticker: str, catalog_dir: Path | None = None) -> LabelCatalog:
     """The issuer's catalog overlay (:func:`overlay_path`), else the shared one.
 
     The shared catalog only finds the statement tables; the shared mapping
-    (:mod:`tasks.parsers.standard`) reads their rows into metrics.
+    (:mod:`tasks.parsers.statements.standard`) reads their rows into metrics.
     """
     path = overlay_path(ticker, catalog_dir)
     return load_catalog_file(path) if path else shared_catalog(ticker)
@@ -139,12 +139,12 @@ def _parsed(name: str, content: bytes) -> ParsedDocument:
         raise ParseError(f"{name}: empty file ({len(content)} bytes), nothing to read")
     if content.startswith(b"%PDF"):
         # deferred heavy import: the PDF libraries, only for PDF files
-        from tasks.parsers.pdf import parse_pdf
+        from tasks.parsers.documents.pdf import parse_pdf
 
         return parse_pdf(name, content)
     if _HTML_START.match(content[:2048]):
         # deferred heavy import: lxml's HTML parser, only for HTML files
-        from tasks.parsers.html import parse_html
+        from tasks.parsers.documents.html import parse_html
 
         return parse_html(name, content)
     try:
@@ -195,7 +195,7 @@ def extract_document(
     set_aside = [f for f in read if f.origin == Origin.NARRATIVE and id(f) not in kept]
     rows = tuple(row for p in parts for row in p.rows)
     narrative = [f for f in read if f.origin == Origin.NARRATIVE]
-    # a label is a claim: only figures the document proves are published (tasks/core/proofs)
+    # a label is a claim: only figures the document proves are published (domain/proofs)
     proven, ties = prove_document(stored, rows, narrative)
     return Extraction(
         document=document_id,
@@ -227,7 +227,7 @@ def _check_owner(
     configured: Sequence[Issuer],
 ) -> None:
     owner = next(i for i in configured if i.ticker == ticker)
-    texts = [(name, prose.clean(doc.text)) for name, doc in docs]
+    texts = [(name, running_text.clean(doc.text)) for name, doc in docs]
     reason = foreign_file(texts, owner, configured)
     if reason:
         raise RefusedFileError(f"{document_id} refused, nothing stored: {reason}")
@@ -251,12 +251,12 @@ def inspect_local_file(
         doc = parse_document(path.name, content)
     except ParseError as exc:
         raise RefusedFileError(f"{path.name}: cannot be read ({exc})") from None
-    text = prose.clean(doc.prose or doc.text)
+    text = running_text.clean(doc.prose or doc.text)
     check = identify(text, configured, ticker)
     if check.issuer is None:
         raise RefusedFileError(f"{path.name} refused, nothing stored: it {check.reason}")
     # a dateline printed in a letterhead table (Buckle's) is not running text
-    when = published or publication_date(text) or publication_date(prose.clean(doc.text))
+    when = published or publication_date(text) or publication_date(running_text.clean(doc.text))
     if when is None:
         raise RefusedFileError(
             f"{path.name}: no dateline or 'Date:' line found; pass --published YYYY-MM-DD"

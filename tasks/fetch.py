@@ -17,12 +17,12 @@ from typing import ParamSpec, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
 
+from domain.enums import SourceName, Status
+from domain.errors import ConfigError, RateLimitedError
+from domain.readouts import CachedPage, DocumentMeta
+from domain.records import DocumentRef, Issuer, SourceFile, StoredFile
 from storage import documents
 from storage import source_state as state
-from tasks.core.enums import SourceName, Status
-from tasks.core.errors import ConfigError, RateLimitedError
-from tasks.core.readouts import CachedPage, DocumentMeta
-from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources import disclosure
 from tasks.sources.archive import RawArchive
 from tasks.sources.listing import Listing

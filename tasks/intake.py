@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sqlalchemy.engine import Engine
 
+from domain.enums import Status
+from domain.readouts import LocalIntake
 from storage import documents
-from tasks.core.enums import Status
-from tasks.core.readouts import LocalIntake
 from tasks.sources.archive import RawArchive
 from tasks.sources.local import archive_local_file
 

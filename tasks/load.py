@@ -16,13 +16,13 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.engine import Connection, Engine
 
+from domain import releases, workers
+from domain.enums import SourceName, Status
+from domain.records import Extraction, LoadCounts, ValidationResult, quarantine_required
 from storage import claims, documents, loading
 from storage import facts as facts_store
 from tasks import alert
-from tasks.core import releases, workers
-from tasks.core.enums import SourceName, Status
-from tasks.core.records import Extraction, LoadCounts, ValidationResult, quarantine_required
-from tasks.parsers.standard import line_items
+from tasks.parsers.statements.standard import line_items
 from tasks.stage_task import StageTask
 
 

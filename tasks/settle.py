@@ -18,11 +18,11 @@ from pathlib import Path
 
 from sqlalchemy.engine import Connection, Engine
 
+from domain.records import ValidationResult, quarantine_required
 from expectations import runner
 from storage import db, quality, settling
 from storage import facts as facts_store
 from tasks.alert import settled_alerts
-from tasks.core.records import ValidationResult, quarantine_required
 from tasks.extract import declared_rules
 from tasks.stage_task import StageTask
 from tasks.validate import Subject, context_on, validate_many

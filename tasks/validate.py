@@ -17,19 +17,19 @@ from pathlib import Path
 
 from sqlalchemy.engine import Connection, Engine
 
-from expectations import builders, describe, runner
-from expectations.rules import Context, Sourced
-from storage import documents, quality
-from storage import facts as facts_store
-from tasks.core.errors import NotQuarantinedError, ValidationError
-from tasks.core.readouts import Release
-from tasks.core.records import (
+from domain.errors import NotQuarantinedError, ValidationError
+from domain.readouts import Release
+from domain.records import (
     Extraction,
     Fact,
     Revalidation,
     ValidationResult,
     quarantine_required,
 )
+from expectations import builders, describe, runner
+from expectations.rules import Context, Sourced
+from storage import documents, quality
+from storage import facts as facts_store
 from tasks.extract import declared_rules
 from tasks.stage_task import StageTask
 

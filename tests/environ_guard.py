@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCT = ("filings", "flows", "tasks", "expectations", "storage")
+PRODUCT = ("domain", "filings", "flows", "tasks", "expectations", "storage")
 START_UP = {("flows/startup.py", "prefect_env")}
 # os and _collections_abc (``setdefault``, ``update``, ``pop`` call ``__setitem__``), frozen or not
 _PLUMBING = {"<frozen os>", "<frozen _collections_abc>", os.__file__}

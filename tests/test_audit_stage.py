@@ -1,7 +1,7 @@
 """The audit stage without SEC: an issuer it has nothing to ask about."""
 
+from domain.records import Issuer
 from tasks import audit
-from tasks.core.records import Issuer
 
 
 def test_an_issuer_without_a_cik_is_skipped_in_one_line():

@@ -17,7 +17,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCT = ("filings", "flows", "tasks", "expectations", "storage")
+PRODUCT = ("domain", "filings", "flows", "tasks", "expectations", "storage")
 TOOLING = ("benchmarks", "scripts", "tests")
 
 

@@ -2,8 +2,7 @@
 
 import pytest
 
-from tasks.config.settings import load_settings, require_live_ready
-from tasks.core.errors import (
+from domain.errors import (
     ConfigError,
     FatalTransportError,
     NotFoundError,
@@ -11,6 +10,7 @@ from tasks.core.errors import (
     RetriableTransportError,
     classify_status,
 )
+from tasks.config.settings import load_settings, require_live_ready
 from tasks.sources.http import RateLimiter
 
 

@@ -1,8 +1,10 @@
 """The import rules between the project's rooms, checked on every module's imports (ast).
 
-- ``tasks.core`` imports only the standard library (and itself);
-- ``storage``, ``expectations``, ``tasks.parsers`` and ``tasks.sources`` import nothing from
-  ``tasks`` but ``tasks.core`` (and their own package);
+- ``domain``, the kernel, imports only the standard library (and itself);
+- ``storage`` and ``expectations`` import nothing from ``tasks``; ``tasks.parsers`` and
+  ``tasks.sources`` nothing from ``tasks`` but their own package (all of them import ``domain``);
+- the parser rooms import only their own room and the rooms before it (``ROOMS``), but the
+  crossings ``ROOM_CROSSINGS`` names;
 - nothing outside ``flows`` imports ``flows``;
 - ``tasks.parsers`` never imports requests, sqlalchemy or prefect;
 - no module name repeats across the product's folders.
@@ -22,9 +24,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCT = ("filings", "flows", "tasks", "expectations", "storage")
-# Packages that may take nothing from tasks but its kernel.
-KERNEL_ONLY = ("storage", "expectations", "tasks.parsers", "tasks.sources")
+PRODUCT = ("domain", "filings", "flows", "tasks", "expectations", "storage")
+# Packages that take nothing from tasks (the kernel is domain, beneath them all).
+NOTHING_FROM_TASKS = ("storage", "expectations")
+# Packages of tasks that take nothing from the rest of tasks.
+SELF_CONTAINED = ("tasks.parsers", "tasks.sources")
+# The parser rooms by stage, bottom to top: a room imports only itself and the rooms before it.
+ROOMS = ("documents", "tables", "statements", "forms", "prose")
+# Known readings that need a later room's rule (importer -> imported module), and no others.
+ROOM_CROSSINGS = frozenset(
+    {
+        ("tasks.parsers.documents.html", "tasks.parsers.tables.headers"),
+        ("tasks.parsers.documents.counted_columns", "tasks.parsers.tables.headers"),
+        ("tasks.parsers.documents.layout", "tasks.parsers.tables.statement_titles"),
+        ("tasks.parsers.documents.plain_text", "tasks.parsers.statements.best_reading"),
+    }
+)
 PARSER_FORBIDDEN = ("requests", "sqlalchemy", "prefect")
 
 
@@ -33,7 +48,7 @@ def _within(name: str, package: str) -> bool:
 
 
 def module_name(root: Path, path: Path) -> str:
-    """``tasks/core/records.py`` -> ``tasks.core.records`` (a package's ``__init__`` -> it)."""
+    """``domain/records.py`` -> ``domain.records`` (a package's ``__init__`` -> it)."""
     parts = list(path.relative_to(root).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -57,19 +72,41 @@ def imports(path: Path, module: str) -> Iterator[tuple[int, str]]:
 def breach(importer: str, imported: str) -> str:
     """Why ``importer`` may not import ``imported`` ("" when it may)."""
     top = imported.split(".")[0]
-    kernel = _within(importer, "tasks.core")
-    if kernel and top not in sys.stdlib_module_names and not _within(imported, "tasks.core"):
-        return "tasks.core imports only the standard library"
+    kernel = _within(importer, "domain")
+    if kernel and top not in sys.stdlib_module_names and not _within(imported, "domain"):
+        return "domain imports only the standard library"
     if _within(imported, "flows") and not _within(importer, "flows"):
         return "nothing imports flows"
-    for package in KERNEL_ONLY:
-        if not _within(importer, package) or not _within(imported, "tasks"):
-            continue
-        if not (_within(imported, "tasks.core") or _within(imported, package)):
-            return f"{package} imports nothing from tasks but tasks.core"
+    for package in NOTHING_FROM_TASKS:
+        if _within(importer, package) and _within(imported, "tasks"):
+            return f"{package} imports nothing from tasks"
+    for package in SELF_CONTAINED:
+        inside = _within(importer, package) and _within(imported, "tasks")
+        if inside and not _within(imported, package):
+            return f"{package} imports nothing from tasks but its own package"
+    upward = _room_upward(importer, imported)
+    if upward:
+        return upward
     if _within(importer, "tasks.parsers") and top in PARSER_FORBIDDEN:
         return f"parsers never import {top}"
     return ""
+
+
+def _room(module: str) -> int | None:
+    """The parser room's place in ROOMS (None outside the rooms)."""
+    parts = module.split(".")
+    if parts[:2] != ["tasks", "parsers"] or len(parts) < 3 or parts[2] not in ROOMS:
+        return None
+    return ROOMS.index(parts[2])
+
+
+def _room_upward(importer: str, imported: str) -> str:
+    below, above = _room(importer), _room(imported)
+    if below is None or above is None or above <= below:
+        return ""
+    if any((importer, name) in ROOM_CROSSINGS for name in (imported, imported.rpartition(".")[0])):
+        return ""
+    return f"the {ROOMS[below]} room imports nothing from the {ROOMS[above]} room"
 
 
 def check_tree(root: Path) -> list[str]:
@@ -110,22 +147,30 @@ def _plant(root: Path, relative: str, text: str) -> None:
 
 
 def test_the_checker_catches_planted_breaches(tmp_path: Path) -> None:
-    _plant(tmp_path, "tasks/core/bad.py", "import requests\n")
+    _plant(tmp_path, "domain/bad.py", "import requests\n")
     _plant(tmp_path, "storage/bad.py", "def f():\n    from tasks.fetch import utcnow\n")
     _plant(tmp_path, "expectations/bad.py", "from tasks import validate\n")
     _plant(tmp_path, "tasks/sources/bad.py", "from ..config import settings\n")
     _plant(tmp_path, "tasks/parsers/bad.py", "def f():\n    import sqlalchemy\n")
     _plant(tmp_path, "tasks/load.py", "from flows.ingest import ingest\n")
-    _plant(tmp_path, "tasks/core/fine.py", "import json\nfrom tasks.core import enums\n")
-    _plant(tmp_path, "storage/fine.py", "from tasks.core.records import Fact\nimport sqlalchemy\n")
+    _plant(tmp_path, "domain/fine.py", "import json\nfrom domain import enums\n")
+    _plant(tmp_path, "storage/fine.py", "from domain.records import Fact\nimport sqlalchemy\n")
     _plant(tmp_path, "tasks/sources/fine.py", "from tasks.sources import urls\n")
+    _plant(tmp_path, "storage/also_bad.py", "from tasks.parsers.documents import numbers\n")
+    _plant(tmp_path, "tasks/parsers/documents/bad.py", "from tasks.parsers.tables import rows\n")
+    _plant(tmp_path, "tasks/parsers/forms/bad.py", "from tasks.parsers.prose.x import y\n")
+    _plant(tmp_path, "tasks/parsers/prose/fine.py", "from tasks.parsers.forms import f\n")
+    _plant(tmp_path, "tasks/parsers/tables/fine.py", "from tasks.parsers.documents.zh import g\n")
     found = check_tree(tmp_path)
     assert sorted(line.split(":")[0] for line in found) == [
+        "domain/bad.py",
         "expectations/bad.py",
+        "storage/also_bad.py",
         "storage/bad.py",
-        "tasks/core/bad.py",
         "tasks/load.py",
         "tasks/parsers/bad.py",
+        "tasks/parsers/documents/bad.py",
+        "tasks/parsers/forms/bad.py",
         "tasks/sources/bad.py",
     ]
     assert any("-> tasks.config.settings" in line for line in found)  # relative, resolved
@@ -140,8 +185,8 @@ def test_the_checker_catches_a_repeated_module_name(tmp_path: Path) -> None:
 # What a process that reads, parses or refuses imports: Prefect must stay out of it (issue 24,
 # point 3). tasks.validate is left out only because Great Expectations takes seconds to import.
 WITHOUT_PREFECT = (
-    "tasks.parsers.pdf",
-    "tasks.parsers.html",
+    "tasks.parsers.documents.pdf",
+    "tasks.parsers.documents.html",
     "tasks.extract",
     "tasks.fetch",
     "tasks.load",

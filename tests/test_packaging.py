@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("flows", "tasks", "expectations", "storage")
+PACKAGES = ("domain", "flows", "tasks", "expectations", "storage")
 
 
 def _tracked() -> list[str]:
@@ -47,8 +47,8 @@ def test_the_wheel_carries_every_file_of_the_product(tmp_path: Path) -> None:
         "tasks/sources/replay_archive/manifest.json",
         "tasks/sources/replay_archive/hkex/03660/11480512.pdf",
         "tasks/sources/replay_archive/sec/0001741530/submissions/CIK0001741530.json",
-        "tasks/core/metrics.csv",
-        "tasks/parsers/catalogs/qfin.toml",
+        "domain/metrics.csv",
+        "tasks/parsers/statements/catalogs/qfin.toml",
         "expectations/suites/structure.json",
         "storage/migrations/env.py",
         "storage/migrations/script.py.mako",

@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PRODUCT = ("filings", "flows", "tasks", "expectations", "storage")
+PRODUCT = ("domain", "filings", "flows", "tasks", "expectations", "storage")
 INTERPRETER_SETTERS = {"setswitchinterval", "setrecursionlimit", "setprofile", "settrace"}
 ENVIRON_WRITERS = {"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"}
 START_UP = {("flows/startup.py", "prefect_env")}  # the CLI's edge, before Prefect is imported

@@ -1,4 +1,4 @@
-"""When two documents are one release (tasks/core/releases), on real QFIN documents: the same
+"""When two documents are one release (domain/releases), on real QFIN documents: the same
 release as tab-separated and as laid-out text is one; consecutive releases, which share their
 comparative columns, are not. One class per pair of documents."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from tasks.core import releases
-from tasks.core.records import Fact
+from domain import releases
+from domain.records import Fact
 from tasks.extract import extract_file
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -127,7 +127,7 @@ def label_cell(seed: str) -> str:
 
 
 def text_pdf(text: str, size: float = 7.5) -> bytes:
-    """``text`` drawn line by line in Helvetica, each line one text run (as a word processor
+    """``plain_text`` drawn line by line in Helvetica, each line one text run (as a word processor
     saves the published text as PDF): runs of spaces kept, nothing placed in columns;
     running text wrapped to the page's width."""
     buf = io.BytesIO()

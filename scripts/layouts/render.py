@@ -24,7 +24,7 @@ FORMATS = ("text", "html", "pdf")
 
 
 def render(text: str, fmt: str) -> tuple[str, bytes]:
-    """(file name, bytes) of ``text`` drawn as ``fmt``."""
+    """(file name, bytes) of ``plain_text`` drawn as ``fmt``."""
     if fmt == "text":
         return "release.txt", text.replace(PAGE_BREAK, PAGE_NUMBER).encode("utf-8")
     if fmt == "html":

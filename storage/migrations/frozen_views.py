@@ -944,8 +944,9 @@ VIEWS_0011: Views = {
 }
 
 
-# Revision 0012: facts_fiscal places periods in the issuer's fiscal calendar (issuers.fiscal_year_end,
-# 52/53-week years; tasks.core.fiscal).
+# Revision 0012: facts_fiscal places periods in the issuer's fiscal calendar
+# (issuers.fiscal_year_end,
+# 52/53-week years; domain.fiscal).
 _FACTS_FISCAL_0012_SQLITE = """
 WITH nearest AS (
     SELECT f.issuer, f.metric, f.period_start, f.period_end, f.unit, f.value,

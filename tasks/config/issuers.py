@@ -13,9 +13,9 @@ from pathlib import Path
 
 import tomli_w
 
-from tasks.core.errors import ConfigError, PipelineError
-from tasks.core.fiscal import valid_year_end
-from tasks.core.records import Issuer
+from domain.errors import ConfigError, PipelineError
+from domain.fiscal import valid_year_end
+from domain.records import Issuer
 
 DEFAULT_ISSUERS = (
     Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660"),

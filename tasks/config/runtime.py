@@ -18,7 +18,7 @@ import stat
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tasks.core.errors import ConfigError
+from domain.errors import ConfigError
 
 # Fixed on purpose: tempfile.gettempdir() follows $TMPDIR, which differs between a login
 # shell, cron and systemd.

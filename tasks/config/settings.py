@@ -18,10 +18,10 @@ from typing import Any, Literal
 from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from domain.errors import ConfigError
+from domain.records import Issuer
 from tasks.config.issuers import DEFAULT_ISSUERS, read_issuers
 from tasks.config.secret_urls import SmtpUrl, WebhookUrl, archive_problem, source_url, url_problem
-from tasks.core.errors import ConfigError
-from tasks.core.records import Issuer
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 DATABASE_SCHEMES = ("postgresql", "postgresql+psycopg", "postgresql+psycopg2", "postgres")

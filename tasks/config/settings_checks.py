@@ -12,8 +12,8 @@ import os
 from email.utils import getaddresses
 from pathlib import Path
 
+from domain.errors import ConfigError
 from tasks.config.settings import Settings
-from tasks.core.errors import ConfigError
 
 DATABASE_TIMEOUT_SECONDS = 3
 
@@ -85,7 +85,7 @@ def check_database(
     url: str, setting: str = "FILINGS_DATABASE_URL", timeout: int = DATABASE_TIMEOUT_SECONDS
 ) -> None:
     """The warehouse's server answers and its database exists, within ``timeout`` seconds; a
-    SQLite file's folder can be created. One line naming ``setting`` otherwise."""
+    SQLite file's folder can be created. One line naming ``table_setting`` otherwise."""
     # deferred for start-up speed: SQLAlchemy, only once the cheap checks passed
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 

@@ -1,6 +1,6 @@
 """What a run is built from its settings: the warehouse, the raw archive, and the sources.
 
-The source registry is here, keyed by :class:`~tasks.core.enums.SourceName`: the one place that
+The source registry is here, keyed by :class:`~domain.enums.SourceName`: the one place that
 decides which class serves a source. Adding a source is one module in ``tasks/sources`` (a
 :class:`~tasks.sources.protocol.Source`) and one entry in :data:`REGISTRY` (plus its settings).
 
@@ -20,12 +20,12 @@ from urllib.parse import urlsplit
 import requests
 from sqlalchemy.engine import Engine
 
+from domain.enums import SourceName
+from domain.errors import ConfigError
 from storage import db
 from tasks.config.runtime import pacer_file
 from tasks.config.secret_urls import BaseAuth
 from tasks.config.settings import Settings, require_live_ready
-from tasks.core.enums import SourceName
-from tasks.core.errors import ConfigError
 from tasks.sources.archive import RawArchive
 from tasks.sources.directory import HttpDirectory
 from tasks.sources.edgar_source import EdgarSource, HttpEdgarClient

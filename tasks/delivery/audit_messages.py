@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
-from tasks.core.enums import AlertKind
-from tasks.core.records import NewAlert
-from tasks.core.xbrlrecords import Accuracy, AuditedComparison
+from domain.enums import AlertKind
+from domain.records import NewAlert
+from domain.xbrlrecords import Accuracy, AuditedComparison
 from tasks.delivery.wording import amount, metric_label, period_label
 
 DIFFERS = "differs"

@@ -20,11 +20,11 @@ from urllib.parse import quote, urlsplit
 import requests
 import urllib3
 
+from domain.enums import ChannelName
+from domain.errors import ConfigError, NotSentError, SendInDoubtError
+from domain.records import PendingDelivery
 from tasks.config.secret_urls import SecretUrl, SmtpUrl, WebhookUrl
 from tasks.config.settings import Settings
-from tasks.core.enums import ChannelName
-from tasks.core.errors import ConfigError, NotSentError, SendInDoubtError
-from tasks.core.records import PendingDelivery
 from tasks.delivery.digest import digest_key, digest_subject, digest_text
 from tasks.delivery.markup import header_line, slack_text
 
@@ -270,7 +270,7 @@ PAYLOAD_FIELDS = ("metric", "period_start", "period_end", "old_value", "new_valu
 
 def webhook_body(alerts: Sequence[PendingDelivery]) -> dict[str, object]:
     """The generic webhook's JSON: one alert row as the ``alerts`` view has it plus its
-    structured fields (:data:`PAYLOAD_FIELDS`) and a Slack-compatible ``text``, or a digest
+    structured fields (:data:`PAYLOAD_FIELDS`) and a Slack-compatible ``plain_text``, or a digest
     ``{"digest_id", "subject", "text", "alerts": [rows]}``."""
     if len(alerts) == 1:
         return _row(alerts[0])

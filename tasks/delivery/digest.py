@@ -10,7 +10,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Sequence
 
-from tasks.core.records import PendingDelivery
+from domain.records import PendingDelivery
 
 
 def digest_key(items: Sequence[PendingDelivery]) -> str:

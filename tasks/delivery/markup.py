@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 def slack_text(text: str) -> str:
-    """``text`` as Slack mrkdwn shows it literally."""
+    """``plain_text`` as Slack mrkdwn shows it literally."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 

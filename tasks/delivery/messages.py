@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tasks.core.enums import AlertKind, Severity, VersusGuidance
-from tasks.core.readouts import FailedRun, GuidanceOutcome, Report, Restatement
-from tasks.core.records import ALL_ISSUERS, NewAlert, ValidationResult
+from domain.enums import AlertKind, Severity, VersusGuidance
+from domain.readouts import FailedRun, GuidanceOutcome, Report, Restatement
+from domain.records import ALL_ISSUERS, NewAlert, ValidationResult
 from tasks.delivery.wording import (
     amount,
     evidence,

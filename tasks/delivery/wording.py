@@ -7,10 +7,10 @@ import re
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
-from tasks.core.enums import Origin
-from tasks.core.metrics import metrics
-from tasks.core.readouts import Report
-from tasks.parsers.narrative import period_words
+from domain.enums import Origin
+from domain.metrics import metrics
+from domain.readouts import Report
+from tasks.parsers.prose.narrative import period_words
 
 _CURRENCY = {"CNY": "RMB", "USD": "US$", "HKD": "HK$"}  # per share and per ADS alike
 

@@ -19,7 +19,7 @@ from prefect.artifacts import (
     create_table_artifact,
 )
 
-from tasks.core.readouts import GuidanceRow, RunActivity
+from domain.readouts import GuidanceRow, RunActivity
 from tasks.runs.guidance_report import plain, quarter_label
 from tasks.runs.summary import RunSummary, count_lines
 

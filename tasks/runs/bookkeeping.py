@@ -14,10 +14,10 @@ from datetime import datetime
 
 from sqlalchemy.engine import Engine
 
+from domain import workers
+from domain.enums import RunStatus
+from domain.readouts import WarehouseStatus
 from storage import db, findings, runs
-from tasks.core import workers
-from tasks.core.enums import RunStatus
-from tasks.core.readouts import WarehouseStatus
 from tasks.runs.summary import RunSummary
 
 

@@ -27,8 +27,8 @@ from prefect.client.schemas.filters import (
 from prefect.client.schemas.objects import StateType
 from sqlalchemy.engine import Engine
 
+from domain.readouts import FailedRun
 from storage import alerts
-from tasks.core.readouts import FailedRun
 from tasks.delivery.messages import failure_alert
 
 # The flows whose failure is a pipeline failure (not the failure-alert flow itself: no loops).

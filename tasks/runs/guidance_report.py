@@ -20,10 +20,10 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from domain.enums import VersusGuidance
+from domain.metrics import metrics
+from domain.readouts import GuidanceRow
 from storage import findings
-from tasks.core.enums import VersusGuidance
-from tasks.core.metrics import metrics
-from tasks.core.readouts import GuidanceRow
 
 OUTCOME_COLOURS = {
     VersusGuidance.ABOVE: "#1a7f37",

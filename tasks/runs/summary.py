@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tasks.core.enums import Severity, Status
-from tasks.core.readouts import DeliveryReport
-from tasks.core.records import Revalidation, ValidationResult
+from domain.enums import Severity, Status
+from domain.readouts import DeliveryReport
+from domain.records import Revalidation, ValidationResult
 
 STATEMENTS_READ = "statements_read"  # the statement gate's expectation (expectations/gate.py)
 _GATE_JARGON = re.compile(r": statement problems [^;]*")

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 import fsspec
 
-from tasks.core.errors import NotFoundError
+from domain.errors import NotFoundError
 
 
 class RawArchive:

@@ -13,8 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from tasks.core.errors import ConfigError, ParseError
-from tasks.core.records import Issuer
+from domain.errors import ConfigError, ParseError
+from domain.records import Issuer
 from tasks.sources import urls
 from tasks.sources.hkex_source import HttpHkexClient
 from tasks.sources.http import HttpClient

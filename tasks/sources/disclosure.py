@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
-from tasks.core.enums import SourceName
-from tasks.core.records import ListedDocument
+from domain.enums import SourceName
+from domain.records import ListedDocument
 
 HONG_KONG = ZoneInfo("Asia/Hong_Kong")
 RESULTS_CATEGORIES = ("13300", "13400", "13600")

@@ -16,11 +16,11 @@ from zoneinfo import ZoneInfo
 
 import lxml.html
 
-from tasks.core.enums import SourceName
-from tasks.core.errors import ParseError
-from tasks.core.fiscal import valid_year_end
-from tasks.core.records import DocumentRef, Issuer, SourceFile
-from tasks.core.xbrlrecords import ANNUAL_FORMS, QUARTERLY_FORMS, AuditedFiling
+from domain.enums import SourceName
+from domain.errors import ParseError
+from domain.fiscal import valid_year_end
+from domain.records import DocumentRef, Issuer, SourceFile
+from domain.xbrlrecords import ANNUAL_FORMS, QUARTERLY_FORMS, AuditedFiling
 from tasks.sources import urls
 from tasks.sources.http import Response
 from tasks.sources.listing import Listed, Listing, from_iso, iso

@@ -11,7 +11,7 @@ from datetime import date, datetime
 
 import lxml.etree
 
-from tasks.core.errors import ParseError
+from domain.errors import ParseError
 from tasks.sources.edgar import RESULTS_FORMS, FilingRow
 
 _NS = {"a": "http://www.w3.org/2005/Atom"}

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from tasks.core.enums import SourceName
-from tasks.core.errors import ParseError
-from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
+from domain.enums import SourceName
+from domain.errors import ParseError
+from domain.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources import edgar, edgar_feed, transfer, urls
 from tasks.sources.http import HttpClient, Response
 from tasks.sources.listing import Listing, guarded

@@ -15,9 +15,9 @@ from datetime import date, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from tasks.core.enums import SourceName
-from tasks.core.errors import NotFoundError, ParseError
-from tasks.core.records import DocumentRef, Issuer, SourceFile
+from domain.enums import SourceName
+from domain.errors import NotFoundError, ParseError
+from domain.records import DocumentRef, Issuer, SourceFile
 from tasks.sources import urls
 from tasks.sources.http import Response
 from tasks.sources.listing import Listed, Listing, from_iso, iso

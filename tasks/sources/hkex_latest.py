@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from tasks.core.errors import ParseError
+from domain.errors import ParseError
 
 
 def parse_latest(body: bytes, language: str = "en") -> dict[str, list[str]]:

@@ -12,9 +12,9 @@ from datetime import date, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from tasks.core.enums import SourceName
-from tasks.core.errors import ParseError
-from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
+from domain.enums import SourceName
+from domain.errors import ParseError
+from domain.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources import hkex, hkex_latest, transfer, urls
 from tasks.sources.http import HttpClient, Response
 from tasks.sources.listing import Listing, guarded

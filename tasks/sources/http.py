@@ -1,6 +1,6 @@
 """The HTTP client every source uses: declared User-Agent, pacing, and error classification.
 
-It never retries by itself: it raises a classified error from :mod:`tasks.core.errors`, and the
+It never retries by itself: it raises a classified error from :mod:`domain.errors`, and the
 Prefect task around it retries only what is retriable. Every request first takes a slot from a
 :class:`Limiter`: for SEC the machine-wide :class:`~tasks.sources.pacer.FilePacer` (shared by
 every thread and process), behind a Prefect global concurrency limit with slot decay when a
@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from tasks.core.errors import (
+from domain.errors import (
     MAX_RETRY_AFTER_SECONDS,
     FatalTransportError,
     RetriableTransportError,

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TypeVar
 
-from tasks.core.errors import ParseError
-from tasks.core.records import DocumentRef
+from domain.errors import ParseError
+from domain.records import DocumentRef
 
 T = TypeVar("T")
 # What reading a source's answer of an unexpected shape raises (a field missing, a list where

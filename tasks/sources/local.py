@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
-from tasks.core.enums import SourceName
-from tasks.core.errors import NotFoundError
-from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
+from domain.enums import SourceName
+from domain.errors import NotFoundError
+from domain.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources.archive import RawArchive
 from tasks.sources.http import Response
 from tasks.sources.listing import Listing

@@ -3,7 +3,7 @@
 A source lists an issuer's documents, names the files of one document and downloads a file.
 EDGAR (``edgar_source``), HKEXnews (``hkex_source``) and files dropped in by hand (``local``)
 implement it; the fetch stage does everything they share (pauses, the raw archive, the
-warehouse's cursors). Which class serves which :class:`~tasks.core.enums.SourceName` is decided
+warehouse's cursors). Which class serves which :class:`~domain.enums.SourceName` is decided
 in one place, the registry in ``tasks.config.wiring``.
 """
 
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol, runtime_checkable
 
-from tasks.core.enums import SourceName
-from tasks.core.records import DocumentRef, Issuer, SourceFile, StoredFile
+from domain.enums import SourceName
+from domain.records import DocumentRef, Issuer, SourceFile, StoredFile
 from tasks.sources.http import Response
 from tasks.sources.listing import Listing
 

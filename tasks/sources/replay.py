@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tasks.core.enums import SourceName
+from domain.enums import SourceName
 from tasks.sources import replay_faults, replay_feeds
 from tasks.sources.replay_throttle import SEC_PREFIXES, SecThrottle
 

@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from tasks.core.enums import SourceName
+from domain.enums import SourceName
 from tasks.sources.edgar import parse_accepted
 
 ATOM_NS = "http://www.w3.org/2005/Atom"

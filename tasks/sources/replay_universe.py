@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from tasks.core.enums import SourceName
+from domain.enums import SourceName
 from tasks.sources.replay import default_archive_root
 
 EASTERN = ZoneInfo("America/New_York")

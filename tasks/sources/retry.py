@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tasks.core.errors import is_retriable
+from domain.errors import is_retriable
 
 RETRY_DELAYS: list[float] = [2, 5, 15]
 # Each delay varies by up to this factor, so clients that failed together do not retry together.

@@ -19,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 import requests
 from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError
 
-from tasks.core.errors import FatalTransportError, ParseError, RetriableTransportError
+from domain.errors import FatalTransportError, ParseError, RetriableTransportError
 
 MIB = 1024 * 1024
 REDIRECTS = frozenset({301, 302, 303, 307, 308})

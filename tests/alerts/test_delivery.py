@@ -19,12 +19,12 @@ from pytest_httpserver import HTTPServer
 from sqlalchemy import Engine, select, text
 from werkzeug import Request, Response
 
+from domain.enums import Origin
+from domain.records import NewAlert, PendingDelivery
 from storage.schema import TABLES, alert_deliveries
 from tasks import alert
 from tasks.alert import deliver_pending, store_alerts
 from tasks.config.settings import Settings
-from tasks.core.enums import Origin
-from tasks.core.records import NewAlert, PendingDelivery
 from tasks.delivery.channels import Channel, channels_from_settings
 from tasks.runs.bookkeeping import delivered_of
 from tasks.runs.summary import RunSummary
@@ -318,10 +318,10 @@ def test_the_webhook_posts_structured_fields_beside_the_text(
     # A restatement found in the warehouse (two reports of Q4 2023 capital-light loan volume),
     # stored with its links and delivered to a real HTTP endpoint: a program reads the metric,
     # period, both values, unit and the document without parsing the text.
+    from domain.records import DocumentRef, Fact, Issuer, Provenance
     from storage.documents import record_documents, upsert_issuers
     from storage.findings import restatements
     from storage.loading import load_document
-    from tasks.core.records import DocumentRef, Fact, Issuer, Provenance
     from tasks.delivery.messages import restatement_alerts
 
     q4 = (date(2023, 10, 1), date(2023, 12, 31))

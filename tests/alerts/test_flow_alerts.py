@@ -19,12 +19,12 @@ from conftest import PASSWORD, USER, Mailbox
 from pytest_httpserver import HTTPServer
 from sqlalchemy import select
 
+from domain.errors import ConfigError
 from storage import db
 from storage.db import table_counts
 from storage.schema import TABLES, alert_events
 from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_VS_ACTUAL
 from tasks.config.settings import Settings
-from tasks.core.errors import ConfigError
 from tasks.delivery.channels import channels_from_settings
 from tasks.sources.replay import default_archive_root
 

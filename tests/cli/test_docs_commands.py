@@ -108,7 +108,16 @@ def test_docs_show_each_command():
 
 
 def _module_names() -> set[str]:
-    folders = ["filings", "flows", "tasks", "expectations", "storage", "benchmarks", "scripts"]
+    folders = [
+        "domain",
+        "filings",
+        "flows",
+        "tasks",
+        "expectations",
+        "storage",
+        "benchmarks",
+        "scripts",
+    ]
     names = set()
     for folder in folders:
         for path in (ROOT / folder).rglob("*.py"):

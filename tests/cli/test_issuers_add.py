@@ -11,8 +11,8 @@ from pathlib import Path
 from cli_helpers import filings
 from pytest_httpserver import HTTPServer
 
+from domain.records import Issuer
 from tasks.config.issuers import read_issuers
-from tasks.core.records import Issuer
 from tasks.sources.replay import default_archive_root
 
 ROOT = Path(__file__).resolve().parents[2]

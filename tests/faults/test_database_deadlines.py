@@ -22,10 +22,10 @@ from contextlib import contextmanager
 import pytest
 from sqlalchemy.engine import make_url
 
+from domain.errors import ConfigError
 from filings import frames
 from storage.db import connection_problem, open_for_reading
 from tasks.config.settings_checks import check_database
-from tasks.core.errors import ConfigError
 from tests.service_checks import unavailable
 
 READERS = (["status"], ["export", "--format", "csv"], ["report"])

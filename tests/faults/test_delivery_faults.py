@@ -26,11 +26,11 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import Engine, select
 
 from benchmarks import receivers as rc
+from domain.errors import ConfigError
+from domain.records import NewAlert
 from storage.schema import alert_deliveries
 from tasks.alert import deliver_pending, store_alerts
 from tasks.config.settings import Settings, load_settings
-from tasks.core.errors import ConfigError
-from tasks.core.records import NewAlert
 from tasks.delivery import channels as channels_module
 from tasks.delivery.channels import Channel, channels_from_settings
 

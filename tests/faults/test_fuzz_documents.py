@@ -13,7 +13,7 @@ import random
 import pytest
 
 from benchmarks import fuzz
-from tasks.core.errors import ParseError
+from domain.errors import ParseError
 
 CASES = int(os.environ.get("FILINGS_FUZZ_CASES", "25"))
 
@@ -89,7 +89,7 @@ class TestPdfBomb:
         assert "3000 pages, more than 2000; refused" in str(caught.value)
 
     def test_a_pdf_still_read_past_its_time_is_refused(self):
-        from tasks.parsers.pdf import parse_pdf
+        from tasks.parsers.documents.pdf import parse_pdf
 
         real = (fuzz.ROOT / "hkex" / "03660" / "11480512.pdf").read_bytes()
         with pytest.raises(ParseError) as caught:

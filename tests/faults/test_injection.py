@@ -22,11 +22,7 @@ from sqlalchemy import Engine
 
 import filings
 from benchmarks import receivers as rc
-from storage.documents import record_documents, upsert_issuers
-from storage.loading import load_document
-from tasks.alert import deliver_pending, store_alerts
-from tasks.config.settings import Settings
-from tasks.core.records import (
+from domain.records import (
     DocumentRef,
     Fact,
     Issuer,
@@ -34,6 +30,10 @@ from tasks.core.records import (
     Provenance,
     ValidationResult,
 )
+from storage.documents import record_documents, upsert_issuers
+from storage.loading import load_document
+from tasks.alert import deliver_pending, store_alerts
+from tasks.config.settings import Settings
 from tasks.delivery.channels import channels_from_settings
 
 HOSTILE = (

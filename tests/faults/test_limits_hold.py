@@ -14,10 +14,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
+from domain.errors import RetriableTransportError
 from flows.ingest import ingest
 from storage import db
 from storage.schema import source_state
-from tasks.core.errors import RetriableTransportError
 from tasks.sources.replay import Answer
 
 from .conftest import doc_url, one_line

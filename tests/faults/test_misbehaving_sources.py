@@ -1,6 +1,6 @@
 """One test class per way a source misbehaves, through the real client on the wire.
 
-Each fault must end as one line of the right class (tasks.core.errors): retriable when a later
+Each fault must end as one line of the right class (domain.errors): retriable when a later
 try can succeed (the Prefect task retries it), fatal or not-found when it cannot; nothing is
 returned half-way, so nothing half-way can be stored.
 """
@@ -12,7 +12,7 @@ from email.utils import formatdate
 
 import pytest
 
-from tasks.core.errors import (
+from domain.errors import (
     FatalTransportError,
     NotFoundError,
     ParseError,
@@ -226,7 +226,7 @@ class TestEmptyBody:
 
     @pytest.mark.parametrize("content", [b"", b"\n \n", b"\t"])
     def test_empty_file_is_refused_by_extraction(self, content):
-        from tasks.core.records import StoredFile
+        from domain.records import StoredFile
         from tasks.extract import extract_document
 
         stored = StoredFile("ex99.htm", "", "0" * 64, len(content), "EX-99.1")
@@ -235,8 +235,8 @@ class TestEmptyBody:
         assert "empty file" in one_line(caught.value)
 
     def test_empty_hand_dropped_file_is_refused(self, tmp_path):
-        from tasks.core.errors import RefusedFileError
-        from tasks.core.records import Issuer
+        from domain.errors import RefusedFileError
+        from domain.records import Issuer
         from tasks.extract import inspect_local_file
 
         path = tmp_path / "results.htm"

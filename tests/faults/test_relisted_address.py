@@ -16,12 +16,12 @@ from datetime import UTC, date, datetime
 import pytest
 from sqlalchemy import select, text
 
+from domain.enums import Status
+from domain.records import DocumentRef, Issuer
 from flows.ingest import ingest
 from storage import db
 from storage.documents import record_documents, set_status, upsert_issuers
 from storage.schema import documents
-from tasks.core.enums import Status
-from tasks.core.records import DocumentRef, Issuer
 from tasks.sources.replay import Answer, ReplayServer, default_archive_root
 
 ROWS = default_archive_root() / "hkex" / "03660" / "titlesearch_rows.json"

@@ -35,11 +35,11 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine import cursor as sa_cursor
 
+from domain.records import DocumentRef, Issuer
 from flows import downloads, interrupts, progress
 from storage.db import migrate, open_warehouse
 from storage.documents import record_documents, upsert_issuers
 from tasks import load
-from tasks.core.records import DocumentRef, Issuer
 
 pytestmark = pytest.mark.timeout(120)
 WORKER = f"test:{os.getpid()}:signal"

@@ -14,12 +14,12 @@ import requests
 from prefect.client.orchestration import get_client
 from sqlalchemy import text
 
+from domain.errors import ConfigError
 from flows.ingest import ingest
 from storage import db
 from storage.schema import TABLES
 from tasks.config.secret_urls import BaseAuth, SourceUrl
 from tasks.config.settings import load_settings
-from tasks.core.errors import ConfigError
 from tasks.sources.replay import Answer, ReplayServer, default_archive_root
 
 SECRET = "Pw-s3cr3t-77c1"

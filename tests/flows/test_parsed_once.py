@@ -11,7 +11,7 @@ import pytest
 from flows.ingest import ingest_local
 from tasks import extract
 from tasks.config.settings import load_settings
-from tasks.parsers import pdf
+from tasks.parsers.documents import pdf
 from tasks.sources.replay import default_archive_root
 
 RESULTS_PDF = default_archive_root() / "hkex" / "03660" / "11480512.pdf"

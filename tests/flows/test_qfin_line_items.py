@@ -9,12 +9,12 @@ from collections import Counter
 import pytest
 from sqlalchemy import select
 
+from domain.enums import Origin
+from domain.records import StoredFile
 from flows.ingest import ingest
 from storage import db
 from storage.schema import document_files, facts
 from storage.views import LINE_ITEMS
-from tasks.core.enums import Origin
-from tasks.core.records import StoredFile
 from tasks.extract import extract_document
 from tasks.sources.replay import ReplayServer, default_archive_root
 

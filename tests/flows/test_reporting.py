@@ -9,11 +9,11 @@ import pytest
 from matplotlib import image
 from typer.testing import CliRunner
 
+from domain.records import DocumentRef, Fact, Guidance, Issuer, NewAlert, Provenance
 from flows.cli import app
 from storage.alerts import add_alerts
 from storage.documents import record_documents, upsert_issuers
 from storage.loading import load_document
-from tasks.core.records import DocumentRef, Fact, Guidance, Issuer, NewAlert, Provenance
 from tasks.runs.guidance_report import OUTCOME_COLOURS, quarter_label, read_guidance, write_report
 
 QFIN = Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660")

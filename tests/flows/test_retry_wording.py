@@ -10,8 +10,7 @@ import socket
 import pytest
 from prefect import flow
 
-from tasks import fetch
-from tasks.core.errors import (
+from domain.errors import (
     FatalTransportError,
     RetriableTransportError,
     after_retries,
@@ -19,6 +18,7 @@ from tasks.core.errors import (
     is_retriable,
     one_line,
 )
+from tasks import fetch
 from tasks.sources.http import HttpClient, RateLimiter
 
 PROMISE = re.compile(r"will (retry|start)", re.IGNORECASE)

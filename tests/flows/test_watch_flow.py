@@ -10,13 +10,13 @@ from types import SimpleNamespace
 import pytest
 from sqlalchemy import select
 
+from domain.enums import SourceName
+from domain.records import DocumentRef
 from flows.watch import watch
 from storage import db
 from storage import documents as stored
 from storage.schema import documents
 from tasks.config.issuers import read_issuers
-from tasks.core.enums import SourceName
-from tasks.core.records import DocumentRef
 from tasks.sources.replay import ReplayServer
 from tasks.sources.replay_universe import Member, build_universe, member_of, publish
 

@@ -15,8 +15,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from tasks.core.rowrecords import StatementRow
-from tasks.parsers.prose import full_year, half, quarter
+from domain.rowrecords import StatementRow
+from tasks.parsers.documents.running_text import full_year, half, quarter
 
 GOLDEN = Path(__file__).resolve().parent
 Key = tuple[str, date | None, date, str]

@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from tasks.core.precision import rounded
-from tasks.core.records import Dividend, Extraction, Guidance, StoredFile
+from domain.precision import rounded
+from domain.records import Dividend, Extraction, Guidance, StoredFile
 from tasks.extract import extract_document, extract_file
 from tasks.sources.replay import default_archive_root
 from tests.golden.golden import Golden, load, period

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.records import Extraction, Fact
+from domain.records import Extraction, Fact
 from tasks.extract import extract_file, load_catalog
-from tasks.parsers.catalog import LabelCatalog
+from tasks.parsers.statements.catalog import LabelCatalog
 from tasks.sources.replay import default_archive_root
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.rowrecords import StatementKind, StatementRow
+from domain.rowrecords import StatementKind, StatementRow
 from tasks.extract import extract_file, parse_document
-from tasks.parsers.asreported import RowsRead, read_rows
-from tasks.parsers.tables import ParsedDocument
+from tasks.parsers.documents.raw_tables import ParsedDocument
+from tasks.parsers.statements.asreported import RowsRead, read_rows
 from tests.golden.golden import RowKey, load_rows
 
 DOCUMENT = (

@@ -10,7 +10,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 from tasks.extract import extract_file
-from tasks.parsers.numbers import CellKind, parse_cell
+from tasks.parsers.documents.numbers import CellKind, parse_cell
 
 _HTML = b"""<html><body>
 <p>Unaudited Condensed Consolidated Statements of Operations</p>
@@ -124,7 +124,7 @@ class TestSmallPdf:
     def test_damaged_pdf_raises_parse_error(self) -> None:
         import pytest
 
-        from tasks.core.errors import ParseError
+        from domain.errors import ParseError
 
         with pytest.raises(ParseError, match="broken.pdf"):
             extract_file("broken.pdf", b"%PDF-1.4 garbage", "QFIN")

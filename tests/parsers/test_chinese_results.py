@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.enums import DocKind
-from tasks.core.records import Extraction, Fact, StoredFile
-from tasks.core.rowrecords import StatementKind
+from domain.enums import DocKind
+from domain.records import Extraction, Fact, StoredFile
+from domain.rowrecords import StatementKind
 from tasks.extract import extract_document
-from tasks.parsers.classify import classify
+from tasks.parsers.prose.classify import classify
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ASSEMBLED = FIXTURES / "assembled"

@@ -1,4 +1,4 @@
-"""What makes a document a results document (tasks/parsers/classify.py): its own words and a
+"""What makes a document a results document (tasks/parsers/prose/classify.py): its own words and a
 primary statement's title, US GAAP or IFRS, English or Chinese, announcements and reports."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.enums import DocKind
+from domain.enums import DocKind
 from tasks.extract import parse_document
-from tasks.parsers.classify import classify
+from tasks.parsers.prose.classify import classify
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 

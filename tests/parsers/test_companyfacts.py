@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.enums import Basis, Origin
-from tasks.core.errors import ParseError
-from tasks.core.xbrlrecords import AuditedFiling
-from tasks.parsers.companyfacts import (
+from domain.enums import Basis, Origin
+from domain.errors import ParseError
+from domain.xbrlrecords import AuditedFiling
+from tasks.parsers.forms.companyfacts import (
     concept_map,
     newest_filed,
     parse_company_facts,
@@ -97,7 +97,7 @@ class TestLpaCompanyFacts:
 
 
 def test_every_mapped_metric_is_in_metrics_csv():
-    from tasks.core.metrics import metrics
+    from domain.metrics import metrics
 
     assert {c.metric for c in concept_map().values()} <= set(metrics())
 

@@ -12,8 +12,8 @@ from typing import ClassVar
 import pdfplumber
 import pytest
 
-from tasks.parsers.asreported import read_rows
-from tasks.parsers.text import parse_text
+from tasks.parsers.documents.plain_text import parse_text
+from tasks.parsers.statements.asreported import read_rows
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 Read = set[tuple[str, str, object, object, object]]

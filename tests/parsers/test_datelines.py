@@ -1,4 +1,5 @@
-"""Datelines as releases and HKEx announcements print them (tasks/parsers/dateline.py), and the
+"""Datelines as releases and HKEx announcements print them (tasks/parsers/prose/dateline.py), and
+the
 real announcements of tests/fixtures/real dated by their own."""
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tasks.extract import parse_document
-from tasks.parsers import prose
-from tasks.parsers.identity import publication_date
+from tasks.parsers.documents import running_text
+from tasks.parsers.prose.identity import publication_date
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 
@@ -56,7 +57,7 @@ def test_a_date_that_is_no_dateline_is_not_one(text: str) -> None:
 
 
 def test_a_text_layer_that_spaces_out_chinese_characters_is_read_as_printed() -> None:
-    assert publication_date(prose.clean("承 董 事 會 命\n香 港，2015年3月30日")) == date(
+    assert publication_date(running_text.clean("承 董 事 會 命\n香 港，2015年3月30日")) == date(
         2015, 3, 30
     )
 
@@ -71,4 +72,4 @@ def test_a_text_layer_that_spaces_out_chinese_characters_is_read_as_printed() ->
 )
 def test_real_announcements_are_dated_by_their_own_dateline(name: str, day: str) -> None:
     doc = parse_document(name, (REAL / name).read_bytes())
-    assert publication_date(prose.clean(doc.prose or doc.text)) == date.fromisoformat(day)
+    assert publication_date(running_text.clean(doc.prose or doc.text)) == date.fromisoformat(day)

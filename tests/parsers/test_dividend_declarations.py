@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tasks.extract import extract_file
-from tasks.parsers.dividends import extract_dividends
+from tasks.parsers.prose.dividends import extract_dividends
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 FY2014 = (date(2014, 1, 1), date(2014, 12, 31))

@@ -19,8 +19,8 @@ import pdfplumber
 import pytest
 
 from tasks.extract import extract_file, parse_document
-from tasks.parsers import flowed
-from tasks.parsers.asreported import RowsRead, read_rows
+from tasks.parsers.documents import flowed
+from tasks.parsers.statements.asreported import RowsRead, read_rows
 from tests.golden.golden import load_rows, load_section_rows, section_cells
 from tests.parsers.test_buckle_release import DOCUMENT as BUCKLE
 from tests.parsers.test_buckle_release import _as_text, _key, _laid_out
@@ -97,7 +97,8 @@ class TestErnestBorelAnnualWithANoteBesideOneFigure:
     them: a note reference and one figure, the other year's cell left blank instead of "–"
     ("Derivative financial instruments 10 705": this year's; "Amounts due from shareholders
     7 10": last year's). Two figures under NOTES 2014 2013 read three ways; the one under
-    which the balance sheet's totals equal their rows wins (tasks/parsers/readings.py)."""
+    which the balance sheet's totals equal their rows wins
+    (tasks/parsers/statements/best_reading.py)."""
 
     stem = "HK01856_2014FY_annual-results_en"
     edits = {

@@ -12,8 +12,8 @@ from datetime import date
 from decimal import Decimal
 from typing import ClassVar
 
-from tasks.core.records import Extraction
-from tasks.core.rowrecords import StatementKind
+from domain.records import Extraction
+from domain.rowrecords import StatementKind
 from tasks.extract import extract_file
 
 DEC23, DEC24, MAR24 = date(2023, 12, 31), date(2024, 12, 31), date(2024, 3, 31)

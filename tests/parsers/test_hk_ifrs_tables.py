@@ -20,9 +20,9 @@ from typing import ClassVar
 
 import pytest
 
-from tasks.core.rowrecords import StatementKind, StatementRow
+from domain.rowrecords import StatementKind, StatementRow
 from tasks.extract import parse_document
-from tasks.parsers.asreported import RowsRead, read_rows
+from tasks.parsers.statements.asreported import RowsRead, read_rows
 from tests.golden.golden import load_section_rows, section_cells
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"

@@ -12,8 +12,8 @@ from typing import ClassVar
 
 import pytest
 
-from tasks.core.enums import Basis
-from tasks.core.records import Extraction
+from domain.enums import Basis
+from domain.records import Extraction
 from tasks.extract import extract_file
 from tests.golden.golden import load
 

@@ -6,11 +6,11 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
-from tasks.core.enums import Origin
-from tasks.core.records import Fact, Provenance
-from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
-from tasks.parsers.metric_mapping import standard_facts
-from tasks.parsers.standard import line_items, row_unit
+from domain.enums import Origin
+from domain.records import Fact, Provenance
+from domain.rowrecords import LineItem, StatementKind, StatementRow
+from tasks.parsers.statements.metric_mapping import standard_facts
+from tasks.parsers.statements.standard import line_items, row_unit
 
 Q = (date(2024, 10, 1), date(2024, 12, 31))
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from tasks.core.precision import rounded
-from tasks.parsers.catalog import LabelCatalog
-from tasks.parsers.checks import reconcile
-from tasks.parsers.dividends import extract_dividends
-from tasks.parsers.narrative import extract_narrative
-from tasks.parsers.outlook import extract_guidance
+from domain.precision import rounded
+from tasks.parsers.prose.dividends import extract_dividends
+from tasks.parsers.prose.narrative import extract_narrative
+from tasks.parsers.prose.outlook import extract_guidance
+from tasks.parsers.statements.catalog import LabelCatalog
+from tasks.parsers.statements.checks import reconcile
 
 Q4 = "Fourth Quarter 2024 Financial Results\n"
 Q4_24 = (date(2024, 10, 1), date(2024, 12, 31))

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "layout
 import next_release  # noqa: E402
 from render import render  # noqa: E402
 
-from tasks.core.records import Extraction  # noqa: E402
+from domain.records import Extraction  # noqa: E402
 from tasks.extract import extract_file  # noqa: E402
 from tests.golden.golden import load  # noqa: E402
 from tests.golden.test_golden import _golden_guidance, _guidance  # noqa: E402

@@ -1,7 +1,8 @@
 """One reading of every statement: facts are a mapping over the statement rows.
 
 The rows (``asreported``) are the only reading of a statement table; an issuer's catalog is an
-overlay of labels on the shared mapping over those rows (``tasks/parsers/metric_mapping.py``),
+overlay of labels on the shared mapping over those rows
+(``tasks/parsers/statements/metric_mapping.py``),
 never a second reader of the tables.
 """
 
@@ -14,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.enums import Basis, Origin
-from tasks.core.provenance import Provenance
-from tasks.core.records import Extraction, StoredFile
-from tasks.core.rowrecords import StatementKind, StatementRow
+from domain.enums import Basis, Origin
+from domain.provenance import Provenance
+from domain.records import Extraction, StoredFile
+from domain.rowrecords import StatementKind, StatementRow
 from tasks.extract import extract_document, load_catalog
-from tasks.parsers.asreported import RowsRead
-from tasks.parsers.metric_mapping import issuer_facts
+from tasks.parsers.statements.asreported import RowsRead
+from tasks.parsers.statements.metric_mapping import issuer_facts
 from tasks.sources.replay import default_archive_root
 from tests.parsers.conftest import (
     Q2_2024_HTML,

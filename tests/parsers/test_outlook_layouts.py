@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.records import Guidance
+from domain.records import Guidance
 from tasks.extract import extract_file
 
 SEED = (

@@ -23,8 +23,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from tasks.extract import extract_file
-from tasks.parsers.pdf import parse_pdf
-from tasks.parsers.pdfliterals import page_literals
+from tasks.parsers.documents.pdf import parse_pdf
+from tasks.parsers.documents.stream_text import page_literals
 from tests.parsers.conftest import FIXTURES
 
 REAL = FIXTURES / "reference" / "hkex" / "hkex_00328_2025-06-27_profit_warning_zh.pdf"

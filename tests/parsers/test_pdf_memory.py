@@ -15,9 +15,9 @@ import tracemalloc
 import pdfplumber
 from pdfminer.pdftypes import PDFStream, resolve1
 
-from tasks.parsers import prose
-from tasks.parsers.pdf import _read_page, parse_pdf
-from tasks.parsers.pdftext import PageTexts
+from tasks.parsers.documents import running_text
+from tasks.parsers.documents.pdf import _read_page, parse_pdf
+from tasks.parsers.documents.pdfium_text import PageTexts
 from tests.parsers.conftest import Q4_2024_PDF
 
 
@@ -37,7 +37,7 @@ def test_document_text_is_built_not_held() -> None:
     doc = parse_pdf(Q4_2024_PDF.name, Q4_2024_PDF.read_bytes())
     assert doc.prose and doc.tables
     assert doc.text == f"{doc.prose}\n{doc.body}"
-    assert doc.prose not in doc.body  # the running text is held once, in ``prose``
+    assert doc.prose not in doc.body  # the running text is held once, in ``running_text``
 
 
 def test_cleaning_a_long_text_holds_under_two_more_copies() -> None:
@@ -46,7 +46,7 @@ def test_cleaning_a_long_text_holds_under_two_more_copies() -> None:
     size = sys.getsizeof(text)
     tracemalloc.start()
     try:
-        cleaned = prose.clean(text)
+        cleaned = running_text.clean(text)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

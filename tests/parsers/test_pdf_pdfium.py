@@ -17,12 +17,12 @@ import pypdfium2
 import pytest
 
 from benchmarks import pdf as bench
-from tasks.core.errors import ParseError
-from tasks.core.records import Extraction, Fact
+from domain.errors import ParseError
+from domain.records import Extraction, Fact
 from tasks.extract import extract_file
-from tasks.parsers import pdf as pdf_module
-from tasks.parsers.pdf import parse_pdf
-from tasks.parsers.pdftext import PageTexts
+from tasks.parsers.documents import pdf as pdf_module
+from tasks.parsers.documents.pdf import parse_pdf
+from tasks.parsers.documents.pdfium_text import PageTexts
 from tests.parsers.conftest import Q4_2024_PDF
 
 NAME = Q4_2024_PDF.name  # both renderings are extracted under the fixture's name

@@ -1,7 +1,8 @@
 """A PDF whose text is drawn only with TJ arrays can't be read from ``(...) Tj`` literals.
 
 Its page is then read from the glyphs: the statement is found there and the running text comes
-from the glyph text map (pdfwords, not page.chars / page.extract_text); the facts must be those
+from the glyph text map (pdfminer_words, not page.chars / page.extract_text); the facts must be
+those
 of the same page drawn with plain Tj strings.
 """
 
@@ -15,9 +16,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from tasks.extract import extract_file
-from tasks.parsers.pdf import parse_pdf
-from tasks.parsers.pdfliterals import page_literals
-from tasks.parsers.pdfwords import page_text
+from tasks.parsers.documents.pdf import parse_pdf
+from tasks.parsers.documents.pdfminer_words import page_text
+from tasks.parsers.documents.stream_text import page_literals
 from tests.parsers.test_cells import _pdf
 
 

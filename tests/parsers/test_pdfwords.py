@@ -18,10 +18,10 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-from tasks.core.errors import ParseError
-from tasks.parsers import pdf as pdf_module
-from tasks.parsers.pdf import parse_pdf
-from tasks.parsers.pdfwords import page_text, page_words
+from domain.errors import ParseError
+from tasks.parsers.documents import pdf as pdf_module
+from tasks.parsers.documents.pdf import parse_pdf
+from tasks.parsers.documents.pdfminer_words import page_text, page_words
 from tests.parsers.conftest import ARCHIVE, DIVIDEND_PDF, FIXTURES, Q4_2024_PDF
 
 Draw = Callable[[canvas.Canvas], None]
@@ -181,7 +181,7 @@ def test_interpreter_failure_is_a_one_line_parse_error(monkeypatch: pytest.Monke
         def process_page(self, page: object) -> None:
             raise RuntimeError("bad operator\nsecond line")
 
-    monkeypatch.setattr("tasks.parsers.pdfwords.PDFPageInterpreter", Failing)
+    monkeypatch.setattr("tasks.parsers.documents.pdfminer_words.PDFPageInterpreter", Failing)
     with pytest.raises(ParseError, match="broken.pdf: unreadable PDF") as info:
         parse_pdf("broken.pdf", Q4_2024_PDF.read_bytes())
     assert "\n" not in str(info.value)

@@ -1,4 +1,4 @@
-"""Per-share amounts as printed (tasks/parsers/numbers.py and the row unit): in Hong Kong
+"""Per-share amounts as printed (tasks/parsers/documents/numbers.py and the row unit): in Hong Kong
 cents / 港仙 (the unit named by the label), glued to their currency ("RMB0.002"), and on the
 line below their label."""
 
@@ -9,11 +9,11 @@ from decimal import Decimal
 
 import pytest
 
-from tasks.core.rowrecords import StatementRow
+from domain.rowrecords import StatementRow
 from tasks.extract import parse_document
-from tasks.parsers.asreported import read_rows
-from tasks.parsers.numbers import CellKind, cents_of, parse_cell
-from tasks.parsers.standard import row_unit
+from tasks.parsers.documents.numbers import CellKind, cents_of, parse_cell
+from tasks.parsers.statements.asreported import read_rows
+from tasks.parsers.statements.standard import row_unit
 
 
 @pytest.mark.parametrize(

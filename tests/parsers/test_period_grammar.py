@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from tasks.parsers.headers import Column, resolve_columns
+from tasks.parsers.tables.headers import Column, resolve_columns
 
 
 def _periods(

@@ -18,8 +18,8 @@ from typing import ClassVar
 
 import pytest
 
-from tasks.core.enums import DocKind
-from tasks.core.rowrecords import StatementRow
+from domain.enums import DocKind
+from domain.rowrecords import StatementRow
 from tasks.extract import extract_file
 from tests.golden.golden import load_section_rows
 

@@ -22,7 +22,7 @@ import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
-from tasks.core.enums import DocKind
+from domain.enums import DocKind
 from tasks.extract import Extraction, extract_file
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from tasks.core.enums import DocKind
+from domain.enums import DocKind
 from tests.parsers.conftest import (
     DIVIDEND_PDF,
     DIVIDEND_TEXT,

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.rowrecords import StatementKind
+from domain.rowrecords import StatementKind
 from tasks.extract import parse_document
-from tasks.parsers.asreported import read_rows
-from tasks.parsers.tablemeta import scale_of, statement_kind
+from tasks.parsers.statements.asreported import read_rows
+from tasks.parsers.tables.statement_titles import scale_of, statement_kind
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 

@@ -17,7 +17,7 @@ import pdfplumber
 import pytest
 
 from tasks.extract import extract_file, parse_document
-from tasks.parsers.asreported import RowsRead, read_rows
+from tasks.parsers.statements.asreported import RowsRead, read_rows
 from tests.golden.golden import load, load_section_rows, section_cells
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "layouts"))

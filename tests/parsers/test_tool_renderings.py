@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from domain.records import Extraction
+from domain.rowrecords import StatementRow
 from expectations.gate import (
     statements_add_up_rule,
     statements_proved_rule,
     statements_read_rule,
 )
 from expectations.rules import Context
-from tasks.core.records import Extraction
-from tasks.core.rowrecords import StatementRow
 from tasks.extract import extract_file
 from tests.golden.golden import load, load_rows, load_section_rows, section_cells
 from tests.golden.test_golden import _golden_guidance, _guidance

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from domain.errors import ConfigError
+from domain.records import Issuer
 from flows.cli import app
 from tasks.config.issuers import DEFAULT_ISSUERS, read_issuers, with_issuer, write_issuers
-from tasks.core.errors import ConfigError
-from tasks.core.records import Issuer
 from tasks.sources.directory import hkex_code, names_match, resolve_issuer, sec_company
 from tasks.sources.replay import Answer, ReplayServer, default_archive_root
 

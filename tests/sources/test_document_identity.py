@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from domain.errors import RefusedFileError
+from domain.records import Issuer, StoredFile
 from tasks.config.issuers import DEFAULT_ISSUERS
-from tasks.core.errors import RefusedFileError
-from tasks.core.records import Issuer, StoredFile
 from tasks.extract import (
     extract_document,
     extract_file,
     inspect_local_file,
     require_content,
 )
-from tasks.parsers.identity import names_issuer
+from tasks.parsers.prose.identity import names_issuer
 
 REFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "reference"
 BUCKLE = REFERENCE / "sec" / "sec_8k_ex99-1_buckle_earnings_release.htm"

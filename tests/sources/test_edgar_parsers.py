@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.errors import ParseError
-from tasks.core.records import Issuer
+from domain.errors import ParseError
+from domain.records import Issuer
 from tasks.sources import edgar
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "reference" / "sec"

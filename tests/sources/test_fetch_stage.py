@@ -6,6 +6,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from domain.enums import SourceName
+from domain.errors import ConfigError, RateLimitedError
+from domain.records import Issuer
 from storage import db
 from storage.documents import (
     document_files,
@@ -19,9 +22,6 @@ from storage.documents import (
 from tasks import fetch
 from tasks.config import wiring
 from tasks.config.settings import load_settings
-from tasks.core.enums import SourceName
-from tasks.core.errors import ConfigError, RateLimitedError
-from tasks.core.records import Issuer
 from tasks.sources.archive import RawArchive
 from tasks.sources.replay import RATE_BLOCK, Answer, ReplayServer
 from tests.sources import builders

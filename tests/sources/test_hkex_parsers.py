@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.errors import NotFoundError, ParseError
-from tasks.core.records import Issuer
+from domain.errors import NotFoundError, ParseError
+from domain.records import Issuer
 from tasks.sources import hkex
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "reference" / "hkex"
@@ -105,7 +105,7 @@ def test_search_window_grows_row_range_until_no_next_row():
 
 
 def test_a_documents_form_names_its_hkex_category_never_a_bare_code() -> None:
-    from tasks.core.records import Issuer
+    from domain.records import Issuer
 
     issuer = Issuer("QFIN", "Qifu Technology, Inc.", "", "03660")
     row = {"NEWS_ID": "1", "FILE_LINK": "/a/b.pdf", "DATE_TIME": "17/03/2025 17:00",

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tasks.core.errors import NotFoundError, RateLimitedError, RetriableTransportError
+from domain.errors import NotFoundError, RateLimitedError, RetriableTransportError
 from tasks.sources.archive import RawArchive
 from tasks.sources.http import HttpClient, RateLimiter
 from tasks.sources.replay import ACCESS_DENIED, RATE_BLOCK, Answer, ReplayServer

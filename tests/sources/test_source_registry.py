@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import get_args
 
+from domain.enums import SourceName
 from flows.ingest import ListedSource
 from tasks.config import wiring
 from tasks.config.settings import load_settings
-from tasks.core.enums import SourceName
 
 
 def _sources():

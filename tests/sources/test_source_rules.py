@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.core.records import Issuer, ListedDocument
+from domain.records import Issuer, ListedDocument
 from tasks.sources import disclosure, edgar, edgar_feed, hkex
 from tasks.sources.http import PrefectRateLimiter
 from tasks.sources.pacer import FilePacer

@@ -2,10 +2,10 @@
 
 from datetime import UTC, datetime, timedelta
 
+from domain.readouts import CachedPage, DocumentMeta
+from domain.records import DocumentRef, Issuer
 from storage import source_state as state
 from storage.documents import record_documents, record_files, upsert_issuers
-from tasks.core.readouts import CachedPage, DocumentMeta
-from tasks.core.records import DocumentRef, Issuer
 
 NOW = datetime(2025, 3, 20, 12, 0, tzinfo=UTC)
 QFIN = Issuer("QFIN", "Qifu", "0001741530", "03660")
@@ -82,7 +82,7 @@ def test_amendment_and_disclosure_links(engine):
 
 def test_archived_sha_by_url(engine):
     _register(engine, _ref("sec", "a"))
-    from tasks.core.records import StoredFile
+    from domain.records import StoredFile
 
     with engine.begin() as conn:
         record_files(conn, "sec:a", [StoredFile("d.htm", "https://x/d.htm", "ff", 1, "6-K")])

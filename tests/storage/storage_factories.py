@@ -7,9 +7,9 @@ from decimal import Decimal
 
 from sqlalchemy import Engine
 
+from domain.records import DocumentRef, Fact, Guidance, Issuer, Provenance, ValidationResult
 from storage.documents import record_documents, upsert_issuers
 from storage.loading import load_document
-from tasks.core.records import DocumentRef, Fact, Guidance, Issuer, Provenance, ValidationResult
 
 QFIN = Issuer(ticker="QFIN", name="Qifu Technology, Inc.", cik="0001741530", hkex_code="03660")
 HKT = timezone(timedelta(hours=8))

@@ -7,11 +7,11 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import IntegrityError
 from storage_factories import add_document, at
 
+from domain.records import NewAlert
 from storage.alerts import add_alerts, alert_id_for, mark_delivery, pending_deliveries
 from storage.db import table_counts
 from storage.schema import alert_deliveries
 from storage.views import ALERTS
-from tasks.core.records import NewAlert
 
 CHANNELS = ("email", "slack")
 

@@ -7,10 +7,10 @@ from decimal import Decimal
 
 from sqlalchemy import Engine, select
 
+from domain.records import DocumentRef, Fact
+from domain.xbrlrecords import AuditedFiling
 from storage.audited import accuracy, comparisons, store_filing
 from storage.views import AUDITED_VS_REPORTED, EXTRACTION_ACCURACY
-from tasks.core.records import DocumentRef, Fact
-from tasks.core.xbrlrecords import AuditedFiling
 from tests.storage.storage_factories import at, fact, load
 
 FY2023 = (date(2023, 1, 1), date(2023, 12, 31))

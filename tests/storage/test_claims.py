@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from storage_factories import add_document, at
 
+from domain import workers
 from storage import claims
-from tasks.core import workers
 from tasks.load import CLAIM_LEASE
 
 

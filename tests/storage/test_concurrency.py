@@ -10,12 +10,12 @@ from decimal import Decimal
 from sqlalchemy import Engine
 from storage_factories import QFIN, check, fact
 
+from domain.records import DocumentRef, Fact, Guidance, Provenance
 from storage import db
 from storage.db import table_counts
 from storage.documents import record_documents, upsert_issuers
 from storage.loading import load_document
 from tasks.alert import deliver_pending, findings_alerts
-from tasks.core.records import DocumentRef, Fact, Guidance, Provenance
 from tasks.delivery.channels import Channel
 
 Q3_2024 = (date(2024, 7, 1), date(2024, 9, 30))

@@ -13,12 +13,12 @@ from sqlalchemy import Engine, select
 from storage_factories import Q1, at, check, fact, load
 
 import filings
+from domain.fiscal import fiscal_period
+from domain.records import DocumentRef, Fact, Issuer
 from storage.consumer_views import metric_rows
 from storage.documents import record_documents, upsert_issuers
 from storage.loading import load_document
 from storage.views import FACTS_FISCAL
-from tasks.core.fiscal import fiscal_period
-from tasks.core.records import DocumentRef, Fact, Issuer
 
 FIRST = fact(value="4482252000", decimals=-3)
 RESTATED = fact(value="4490000000", decimals=-3)

@@ -10,10 +10,10 @@ from pathlib import Path
 from sqlalchemy import Engine, select
 from storage_factories import add_document, at, check
 
+from domain.records import StoredFile
 from storage import quality
 from storage.loading import load_document
 from storage.schema import dividends
-from tasks.core.records import StoredFile
 from tasks.extract import extract_document
 from tasks.sources.replay import default_archive_root
 

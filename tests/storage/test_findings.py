@@ -8,13 +8,13 @@ from decimal import Decimal
 from sqlalchemy import Engine, select
 from storage_factories import QFIN, check, fact
 
+from domain.records import DocumentRef, Fact, Guidance, Provenance
 from storage.documents import record_documents, upsert_issuers
 from storage.findings import guidance_outcomes, restatements
 from storage.loading import load_document
 from storage.schema import alert_events
 from storage.views import FACTS_HISTORY, FACTS_LATEST, GUIDANCE_HISTORY, GUIDANCE_VS_ACTUAL
 from tasks.alert import findings_alerts
-from tasks.core.records import DocumentRef, Fact, Guidance, Provenance
 
 Q4_2023 = (date(2023, 10, 1), date(2023, 12, 31))
 Q3_2024 = (date(2024, 7, 1), date(2024, 9, 30))

@@ -10,13 +10,13 @@ from alembic import command
 from sqlalchemy import Engine, func, select, text
 from storage_factories import add_document, at, check
 
+from domain.records import Provenance
+from domain.rowrecords import LineItem, StatementKind, StatementRow
 from storage.db import alembic_config, migrate
 from storage.line_items import document_line_items
 from storage.loading import load_document
 from storage.schema import statement_rows
 from storage.views import LINE_ITEMS
-from tasks.core.records import Provenance
-from tasks.core.rowrecords import LineItem, StatementKind, StatementRow
 
 QUARTER = (date(2024, 11, 3), date(2025, 2, 1))  # a retailer's 13-week quarter
 YEAR_END = date(2025, 2, 1)

@@ -12,14 +12,14 @@ import pytest
 from sqlalchemy import Engine, event, select
 from storage_factories import add_document, at, check, fact, outlook
 
+from domain.enums import DocKind, Status
+from domain.records import Dividend, LoadCounts, Provenance
 from storage.db import make_engine, table_counts
 from storage.documents import document_status, documents_to_process
 from storage.facts import document_facts
 from storage.loading import load_document
 from storage.quality import release
 from storage.schema import dividends, documents, guidance, validation_results
-from tasks.core.enums import DocKind, Status
-from tasks.core.records import Dividend, LoadCounts, Provenance
 
 INSTANT = (None, date(2024, 3, 31))
 FACTS = [

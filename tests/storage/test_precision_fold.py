@@ -1,4 +1,4 @@
-"""Property: the facts_latest view (SQL) folds report histories as tasks.core.precision does.
+"""Property: the facts_latest view (SQL) folds report histories as domain.precision does.
 
 Random histories of one metric and period (amounts or ratios around one figure, off by whole
 and half steps of half a unit so exact boundaries come up often; mixed precisions, units and
@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine, select
 from storage_factories import QFIN, fact
 
+from domain import precision
+from domain.enums import Status
+from domain.records import DocumentRef
 from storage import documents
 from storage.facts import insert_new
 from storage.mapping import fact_row
 from storage.views import FACTS_LATEST
-from tasks.core import precision
-from tasks.core.enums import Status
-from tasks.core.records import DocumentRef
 
 PERIOD = (date(2024, 1, 1), date(2024, 3, 31))
 _examples = itertools.count()

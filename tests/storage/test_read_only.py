@@ -22,11 +22,11 @@ from storage_factories import add_document, at, check, fact, load, outlook
 from typer.testing import CliRunner
 
 import filings
+from domain.errors import SchemaError
 from flows.cli import app
 from storage import db
 from storage.loading import load_document
 from storage.reads import READABLE
-from tasks.core.errors import SchemaError
 
 runner = CliRunner()
 

@@ -12,6 +12,9 @@ from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 from storage_factories import HKT, QFIN, add_document, at, fact, load, ref
 
+from domain.enums import DocKind, Status
+from domain.errors import UnknownDocumentError
+from domain.records import Issuer, StoredFile
 from flows.console import status_tables
 from storage.db import table_counts
 from storage.documents import (
@@ -29,9 +32,6 @@ from storage.facts import document_facts
 from storage.loading import load_document
 from storage.runs import finish_run, mark_crashed, start_run
 from storage.schema import documents, facts, issuers, runs
-from tasks.core.enums import DocKind, Status
-from tasks.core.errors import UnknownDocumentError
-from tasks.core.records import Issuer, StoredFile
 from tasks.runs.bookkeeping import warehouse_status
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.core.records import Fact
+from domain.records import Fact
 
 from .qfin_facts import q4_2024_facts
 

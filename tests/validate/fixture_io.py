@@ -8,11 +8,11 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from domain.records import Dividend, Fact, Guidance, Provenance
+from domain.rowrecords import StatementKind, StatementRow
 from expectations.rules import Context, Sourced
-from tasks.core.records import Dividend, Fact, Guidance, Provenance
-from tasks.core.rowrecords import StatementKind, StatementRow
-from tasks.parsers.metric_mapping import standard_facts
-from tasks.parsers.proving import prove_document
+from tasks.parsers.statements.metric_mapping import standard_facts
+from tasks.parsers.statements.proving import prove_document
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
-from tasks.core.records import Fact, Provenance
+from domain.records import Fact, Provenance
 
 DOC = "hkex_03660_2025-03-17_q4-2024-results.txt"
 DEC23, DEC24 = date(2023, 12, 31), date(2024, 12, 31)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from domain.records import Fact, ValidationResult, quarantine_required
 from expectations.rules import Context
-from tasks.core.records import Fact, ValidationResult, quarantine_required
 from tasks.extract import extract_file
 from tasks.runs.docs_sites import build_data_docs
 from tasks.sources.replay import default_archive_root

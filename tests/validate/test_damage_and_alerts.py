@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from domain.records import Fact, ValidationResult, quarantine_required
 from expectations.rules import Context
-from tasks.core.records import Fact, ValidationResult, quarantine_required
 from tasks.delivery.messages import data_quality_alerts
 from tasks.extract import extract_file
 from tasks.sources.replay import default_archive_root

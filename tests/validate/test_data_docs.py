@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from domain.records import Fact
 from expectations import runner
-from tasks.core.records import Fact
 from tasks.runs.docs_sites import build_data_docs, new_docs_site, prune_docs_sites, write_docs_index
 from tasks.validate import validate_facts
 

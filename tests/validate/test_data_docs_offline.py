@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from service_checks import unavailable
 
-from tasks.core.records import Fact
+from domain.records import Fact
 from tasks.runs.docs_offline import remote_assets
 from tasks.runs.docs_sites import build_data_docs, new_docs_site
 from tasks.validate import validate_facts

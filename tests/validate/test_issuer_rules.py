@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from tasks.core.records import Fact, Provenance, ValidationResult
+from domain.records import Fact, Provenance, ValidationResult
 from tasks.extract import declared_rules
 from tasks.validate import validate_facts
 

@@ -15,12 +15,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from storage.documents import record_documents, upsert_issuers
-from storage.loading import load_document
-from storage.schema import documents
-from tasks.core.enums import RESULTS_KINDS, Status
-from tasks.core.precision import select_stored_facts as one_per_key
-from tasks.core.records import (
+from domain.enums import RESULTS_KINDS, Status
+from domain.precision import select_stored_facts as one_per_key
+from domain.records import (
     DocumentRef,
     Extraction,
     Issuer,
@@ -28,6 +25,9 @@ from tasks.core.records import (
     ValidationResult,
     quarantine_required,
 )
+from storage.documents import record_documents, upsert_issuers
+from storage.loading import load_document
+from storage.schema import documents
 from tasks.extract import extract_document
 from tasks.sources.replay import default_archive_root
 from tasks.validate import revalidate_document, validate_document

@@ -1,4 +1,4 @@
-"""A label is a claim; arithmetic is the proof (tasks/core/proofs, the ``statements_proved``
+"""A label is a claim; arithmetic is the proof (domain/proofs, the ``statements_proved``
 gate): real documents through the production reading (``extract_document``), and the same
 statements altered the ways real documents go wrong — a label column shifted by one row, a
 total changed by one digit, cents read as dollars, a subtotal missing. Each is held with the
@@ -14,14 +14,14 @@ from typing import ClassVar
 
 import pytest
 
+from domain.precision import select_stored_facts
+from domain.records import Extraction, Fact, StoredFile
+from domain.rowrecords import StatementKind, StatementRow
 from expectations.gate import statements_proved_rule
 from expectations.rules import CheckRow, Context
-from tasks.core.precision import select_stored_facts
-from tasks.core.records import Extraction, Fact, StoredFile
-from tasks.core.rowrecords import StatementKind, StatementRow
 from tasks.extract import extract_document
-from tasks.parsers.metric_mapping import standard_facts
-from tasks.parsers.proving import prove_document
+from tasks.parsers.statements.metric_mapping import standard_facts
+from tasks.parsers.statements.proving import prove_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 THOUSAND = Decimal(1000)

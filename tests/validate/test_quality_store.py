@@ -13,15 +13,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from expectations import builders, runner
-from storage import quality
-from storage.documents import record_documents, set_status, upsert_issuers
-from storage.loading import load_document
-from storage.schema import documents, releases, validation_results
-from storage.views import FACTS_LATEST
-from tasks.core.enums import DocKind, Status
-from tasks.core.errors import ValidationError
-from tasks.core.records import (
+from domain.enums import DocKind, Status
+from domain.errors import ValidationError
+from domain.records import (
     Dividend,
     DocumentRef,
     Extraction,
@@ -30,6 +24,12 @@ from tasks.core.records import (
     Provenance,
     ValidationResult,
 )
+from expectations import builders, runner
+from storage import quality
+from storage.documents import record_documents, set_status, upsert_issuers
+from storage.loading import load_document
+from storage.schema import documents, releases, validation_results
+from storage.views import FACTS_LATEST
 from tasks.validate import (
     gather_context,
     release_document,

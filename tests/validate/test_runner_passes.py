@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from domain.records import Fact
 from expectations import builders, runner
-from tasks.core.records import Fact
 from tasks.runs.docs_sites import build_data_docs
 from tasks.validate import validate_facts
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from domain.records import Extraction, StoredFile, ValidationResult, quarantine_required
 from expectations.rules import Context
-from tasks.core.records import Extraction, StoredFile, ValidationResult, quarantine_required
 from tasks.extract import extract_document
 from tasks.sources.replay import default_archive_root
 from tasks.validate import validate_facts

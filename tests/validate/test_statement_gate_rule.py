@@ -7,11 +7,11 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from domain.enums import DocKind, Origin
+from domain.records import Fact, Provenance
+from domain.rowrecords import RefusedRow, StatementKind
 from expectations.gate import statements_read_rule
 from expectations.rules import Context
-from tasks.core.enums import DocKind, Origin
-from tasks.core.records import Fact, Provenance
-from tasks.core.rowrecords import RefusedRow, StatementKind
 
 READ = (("balance_sheet", 82), ("income_statement", 140))
 

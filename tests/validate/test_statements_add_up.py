@@ -1,4 +1,4 @@
-"""A reading proves itself (tasks/core/arithmetic.py, the statements_add_up gate rule): real
+"""A reading proves itself (domain/arithmetic.py, the statements_add_up gate rule): real
 statements add up, a statement with one total altered is caught as such, naming the row, the
 printed figure and the sum of its rows.
 
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from domain.arithmetic import Line, columns, prove
 from expectations.gate import statements_add_up_rule
 from expectations.rules import Context
-from tasks.core.arithmetic import Line, columns, prove
 from tasks.extract import extract_file
 from tests.golden.golden import GOLDEN, printed
 

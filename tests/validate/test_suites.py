@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from domain.records import ValidationResult, quarantine_required
 from expectations import builders, runner
-from tasks.core.records import ValidationResult, quarantine_required
 from tasks.validate import validate_facts
 
 from .fixture_io import FIXTURES, load, numbers

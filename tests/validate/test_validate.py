@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from domain.errors import ConfigError
+from domain.records import Fact, ValidationResult, quarantine_required
 from expectations import builders, context
-from tasks.core.errors import ConfigError
-from tasks.core.records import Fact, ValidationResult, quarantine_required
 from tasks.runs.docs_sites import build_data_docs
 from tasks.validate import validate_facts
 
