@@ -123,7 +123,7 @@ def unanswered(issuers_file: Path) -> Iterator[None]:
     try:
         yield
     except TransportError as exc:
-        reason = str(exc).removesuffix(", will retry")
+        reason = str(exc)
         if reason.endswith(("ConnectionError", "Timeout")):
             reason += " (no answer: offline, or the address is wrong?)"
         raise PipelineError(
