@@ -155,12 +155,6 @@ NEEDS_IDENTITY = frozenset(
 INTERCHANGEABLE = {
     B: ("total_assets", "net_assets", "total_equity", "total_liabilities_and_equity"),
 }
-# per share: EPS times the weighted shares is the attributable profit (or the profit)
-EPS_SHARES = (
-    ("eps_basic_per_share", "weighted_avg_shares_basic"),
-    ("eps_diluted_per_share", "weighted_avg_shares_diluted"),
-)
-PROFIT = ("net_income_attributable_to_company", "net_income")
 
 
 def contradicted(verdicts: Iterable[Verdict]) -> list[Verdict]:

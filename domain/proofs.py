@@ -29,12 +29,10 @@ from decimal import Decimal
 
 from domain.enums import Basis, Origin
 from domain.identities import (
-    EPS_SHARES,
     IDENTITIES,
     INC,
     INTERCHANGEABLE,
     NEEDS_IDENTITY,
-    PROFIT,
     ROWS_CLOSE_PROFIT,
     B,
     C,
@@ -43,6 +41,7 @@ from domain.identities import (
     contradicted,
     printed_metric,
 )
+from domain.pershare import PerShareBasis, per_share
 from domain.precision import half_unit
 from domain.records import Fact, Verdict
 
@@ -75,10 +74,11 @@ def prove_facts(
     statement_of: dict[str, str],
     row_ties: dict[int, str],
     witnesses: dict[int, str] | None = None,
+    bases: Sequence[PerShareBasis] = (),
 ) -> Proven:
     """Tie each in-scope fact (see the module docstring). ``row_ties`` and ``witnesses`` map
     ``id(fact)`` to its row's arithmetic tie and to an agreeing witness; ``statement_of`` a
-    metric to its statement."""
+    metric to its statement; ``bases`` are what the EPS note says each period's EPS is of."""
     seen = witnesses or {}
     groups: dict[GroupKey, list[Fact]] = {}
     for fact in facts:
@@ -91,7 +91,8 @@ def prove_facts(
         labels[key] = group_label(key, members)
         members = _reread(key[0], members)
         renamed.update({id(old): new for old, new in zip(groups[key], members, strict=True)})
-        found = evaluate(key, members, labels[key])
+        own = [b for b in bases if (INC, b.period_start, b.period_end, b.basis) == key]
+        found = evaluate(key, members, labels[key], own)
         verdicts += found + _closed_by_rows(groups[key], found, row_ties, labels[key])
     proved: list[Fact] = []
     unproven: list[Fact] = []
@@ -125,8 +126,14 @@ def group_label(key: GroupKey, members: Sequence[Fact] = ()) -> str:
     return f"{name} {period} {currency}".rstrip()
 
 
-def evaluate(key: GroupKey, members: Sequence[Fact], label: str = "") -> list[Verdict]:
-    """Every identity of the group's statement on its figures (one per metric)."""
+def evaluate(
+    key: GroupKey,
+    members: Sequence[Fact],
+    label: str = "",
+    bases: Sequence[PerShareBasis] = (),
+) -> list[Verdict]:
+    """Every identity of the group's statement on its figures (one per metric), and per
+    share: EPS x its weighted shares (printed, or the note's ``bases``) = its earnings."""
     present = {f.metric: f for f in members}
     label = label or group_label(key, members)
     out = []
@@ -138,7 +145,7 @@ def evaluate(key: GroupKey, members: Sequence[Fact], label: str = "") -> list[Ve
             out.append(Verdict(identity.name, label, False, missing, closes=identity.closes))
             continue
         out.append(_judge(identity, present, label))
-    out += _per_share(present, label)
+    out += per_share(present, label, bases)
     return out
 
 
@@ -166,31 +173,6 @@ def _slack(facts: Sequence[Fact]) -> Decimal:
     domain/arithmetic allows); one figure printed twice (net assets, total equity) agrees
     exactly."""
     return max(half_unit(f.decimals) * 2 for f in facts)
-
-
-def _per_share(present: dict[str, Fact], group: str) -> list[Verdict]:
-    """EPS x weighted shares = attributable profit (else profit), to the EPS's rounding."""
-    out = []
-    profit = next((present[m] for m in PROFIT if m in present), None)
-    for eps_metric, shares_metric in EPS_SHARES:
-        eps, shares = present.get(eps_metric), present.get(shares_metric)
-        if eps is None:
-            continue
-        name = f"{eps_metric}_times_shares_is_profit"
-        if shares is None or profit is None:
-            missing = tuple(m for m, f in ((shares_metric, shares), (PROFIT[0], profit)) if not f)
-            out.append(Verdict(name, group, False, missing))
-            continue
-        lhs = eps.value * shares.value
-        tolerance = (
-            half_unit(eps.decimals) * abs(shares.value)
-            + half_unit(shares.decimals) * abs(eps.value)
-            + half_unit(profit.decimals)
-        )
-        held = abs(lhs - profit.value) <= tolerance
-        terms = (eps_metric, shares_metric, profit.metric)
-        out.append(Verdict(name, group, held, (), lhs, profit.value, tolerance, terms))
-    return out
 
 
 def _reread(statement: str, members: list[Fact]) -> list[Fact]:

@@ -31,6 +31,7 @@ from tasks.parsers.prose.outlook import extract_guidance
 from tasks.parsers.statements.asreported import read_rows
 from tasks.parsers.statements.catalog import CATALOG_DIR, LabelCatalog, load_catalog_file
 from tasks.parsers.statements.checks import reconcile
+from tasks.parsers.statements.eps_note import bases_for, read_eps_note
 from tasks.parsers.statements.metric_mapping import issuer_facts, standard_facts
 from tasks.parsers.statements.proving import prove_document
 from tasks.parsers.statements.standard import shared_catalog
@@ -196,7 +197,8 @@ def extract_document(
     rows = tuple(row for p in parts for row in p.rows)
     narrative = [f for f in read if f.origin == Origin.NARRATIVE]
     # a label is a claim: only figures the document proves are published (domain/proofs)
-    proven, ties = prove_document(stored, rows, narrative)
+    notes = [n for _, doc in docs for n in read_eps_note(doc.text)]
+    proven, ties = prove_document(stored, rows, narrative, bases_for(notes, stored))
     return Extraction(
         document=document_id,
         kind=kind,

@@ -95,14 +95,14 @@ class TestErnestBorelAnnualResults2014English:
             "identity: profit_before_tax_less_tax_is_owners_profit"
         )
 
-    def test_per_share_amounts_nothing_ties_are_line_items_only(
-        self, extraction: Extraction
-    ) -> None:
-        # no weighted shares in the statement and no sentence stating them: not published
-        assert {f.metric for f in extraction.unproven} == {
-            "eps_basic_per_share", "eps_diluted_per_share"
-        }  # fmt: skip
-        assert not [f for f in extraction.facts if f.metric.startswith("eps_")]
+    def test_per_share_amounts_are_proved_by_the_eps_note(self, extraction: Extraction) -> None:
+        # the statement prints no shares; note 7 prints them (and the earnings): EPS x shares
+        assert not [f for f in extraction.unproven if f.metric.startswith("eps_")]
+        proofs = {f.metric: f.proved_by for f in extraction.facts if f.metric.startswith("eps_")}
+        assert proofs == {
+            "eps_basic_per_share": "identity: eps_basic_per_share_times_shares_is_profit",
+            "eps_diluted_per_share": "identity: eps_diluted_per_share_times_shares_is_profit",
+        }
 
     def test_labels_shifted_by_one_row_are_held(self, extraction: Extraction) -> None:
         rows = _balance_sheet_labels_shifted(extraction.rows)

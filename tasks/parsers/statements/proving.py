@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from domain.arithmetic import columns, prove
 from domain.metrics import metrics
+from domain.pershare import PerShareBasis
 from domain.precision import agrees
 from domain.proofs import Proven, prove_facts
 from domain.records import Fact
@@ -28,15 +29,19 @@ def row_ties(rows: Sequence[StatementRow]) -> dict[int, str]:
 
 
 def prove_document(
-    facts: Sequence[Fact], rows: Sequence[StatementRow], witnesses: Sequence[Fact] = ()
+    facts: Sequence[Fact],
+    rows: Sequence[StatementRow],
+    witnesses: Sequence[Fact] = (),
+    bases: Sequence[PerShareBasis] = (),
 ) -> tuple[Proven, dict[int, str]]:
     """The facts to publish (each with ``proved_by``), those held back and the verdicts; and
-    the rows' ties. ``witnesses`` are the document's narrative figures."""
+    the rows' ties. ``witnesses`` are the document's narrative figures, ``bases`` what its EPS
+    note says each EPS is of."""
     ties = row_ties(rows)
     by_fact = {id(fact): ties[i] for i, fact in row_facts(rows, facts).items() if i in ties}
     seen = {id(f): how for f in facts if (how := _witness(f, witnesses))}
     statement_of = {m: d.statement for m, d in metrics().items()}
-    return prove_facts(facts, statement_of, by_fact, seen), ties
+    return prove_facts(facts, statement_of, by_fact, seen, bases), ties
 
 
 def _witness(fact: Fact, witnesses: Sequence[Fact]) -> str:
