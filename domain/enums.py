@@ -57,6 +57,7 @@ class Origin(StrEnum):
     TABLE = "table"  # a statement table
     NARRATIVE = "narrative"  # running text ("RMB4,482.3 million")
     XBRL = "xbrl"  # SEC XBRL company facts (the audited filing's figures)
+    DERIVED = "derived"  # arithmetic on published figures (H1 - Q2): facts_derived only
 
 
 class Severity(StrEnum):

@@ -41,3 +41,19 @@ def load_metrics(path: Path = METRICS_CSV) -> dict[str, MetricDef]:
 def metrics() -> dict[str, MetricDef]:
     """The packaged metrics.csv, read once per process."""
     return load_metrics()
+
+
+# Statement lines that add up over time; operating KPIs are left out: their definitions get
+# restated (Q4 2023 loan volume: 119,002 million then 89,561 million) and would false-alarm.
+_ADDITIVE_STATEMENTS = ("income", "non_gaap", "cash_flow")
+
+
+@cache
+def additive_metrics() -> frozenset[str]:
+    """Flow metrics in money on the statements: a year's figure is the sum of its quarters',
+    and a quarter is a longer period less the rest of it (H1 - Q2 = Q1)."""
+    return frozenset(
+        m.metric
+        for m in metrics().values()
+        if m.kind == "flow" and m.unit == "CNY" and m.statement in _ADDITIVE_STATEMENTS
+    )

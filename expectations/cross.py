@@ -6,10 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from functools import cache
 from typing import Any
 
-from domain.metrics import metrics
+from domain.metrics import additive_metrics
 from domain.precision import half_unit, select_stored_facts
 from domain.records import Dividend, Fact
 from expectations.rules import (
@@ -23,26 +22,12 @@ from expectations.rules import (
     period_label,
 )
 
-# Statement lines that add up over time; operating KPIs are left out: their definitions get
-# restated (Q4 2023 loan volume: 119,002 million then 89,561 million) and would false-alarm.
-_ADDITIVE_STATEMENTS = ("income", "non_gaap", "cash_flow")
-
 
 @dataclass(frozen=True, slots=True)
 class _Pick:
     fact: Fact
     document_id: str  # "" for the document being validated
     published_at: datetime | None = None  # the other document's
-
-
-@cache
-def additive_metrics() -> frozenset[str]:
-    """Flow metrics in CNY on the statements: a year's figure is the sum of its quarters'."""
-    return frozenset(
-        m.metric
-        for m in metrics().values()
-        if m.kind == "flow" and m.unit == "CNY" and m.statement in _ADDITIVE_STATEMENTS
-    )
 
 
 def months(start: date, end: date) -> int:

@@ -13,6 +13,7 @@ PostgreSQL (amounts as exact decimals, dates as dates)::
 from filings.frames import (
     EXPORTED,
     export,
+    read_derived,
     read_dividends,
     read_facts,
     read_facts_history,
@@ -26,6 +27,7 @@ from filings.frames import (
 __all__ = [
     "EXPORTED",
     "export",
+    "read_derived",
     "read_dividends",
     "read_facts",
     "read_facts_history",

@@ -35,6 +35,7 @@ EXPORTED = (
     "audited_vs_reported",
     "extraction_accuracy",
     "dividends",
+    "facts_derived",
 )
 FORMATS = ("csv", "parquet")
 
@@ -93,6 +94,14 @@ def read_restatements(
 def read_dividends(issuers: Sequence[str] = (), url: str | None = None) -> pd.DataFrame:
     """Every dividend declared, one row per declaration and document (``dividends``)."""
     return read_view("dividends", issuers, url=url)
+
+
+def read_derived(
+    issuers: Sequence[str] = (), metrics: Sequence[str] = (), url: str | None = None
+) -> pd.DataFrame:
+    """The quarters and halves the published figures imply (H1 - Q2 = Q1), each with the two
+    figures it comes from and whether ``facts_latest`` holds it (``facts_derived``)."""
+    return read_view("facts_derived", issuers, metrics, url)
 
 
 def read_metric_labels(url: str | None = None) -> pd.DataFrame:

@@ -27,6 +27,7 @@ READABLE: dict[str, Table] = {
     "audited_vs_reported": views.AUDITED_VS_REPORTED,
     "extraction_accuracy": views.EXTRACTION_ACCURACY,
     "dividends": views.DIVIDENDS,
+    "facts_derived": views.FACTS_DERIVED,
 }
 
 

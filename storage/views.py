@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Boolean, Column, Date, Integer, MetaData, Numeric, Table, Text
 
 from domain.enums import Basis, DeliveryStatus, Origin, Status, VersusGuidance
-from storage import audit_views, consumer_views
+from storage import audit_views, consumer_views, derived_views
 from storage.types import SCALE, ExactDecimal, UtcDateTime
 from storage.view_parts import precision_steps, sql_literal
 
@@ -175,6 +175,7 @@ _DEFINITIONS = {
     **consumer_views.DEFINITIONS,
     **audit_views.DEFINITIONS,
     **consumer_views.LATER,
+    **derived_views.DEFINITIONS,
 }
 VIEW_NAMES: tuple[str, ...] = tuple(_DEFINITIONS)
 
@@ -283,6 +284,9 @@ FACTS_FISCAL = _CONSUMER["facts_fiscal"]
 RESTATEMENTS = _CONSUMER["restatements"]
 LINE_ITEMS = _CONSUMER["line_items"]
 DIVIDENDS = _CONSUMER["dividends"]
+FACTS_DERIVED = _view(
+    "facts_derived", *(Column(c, kind) for c, kind in derived_views.COLUMNS["facts_derived"])
+)
 AUDITED_VS_REPORTED, EXTRACTION_ACCURACY = (
     _view(name, *(Column(c, kind) for c, kind in columns))
     for name, columns in audit_views.columns().items()

@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection
 
 from storage.migrations.frozen_views_0014 import CHANGED_0014
 from storage.migrations.frozen_views_0015 import CHANGED_0015
+from storage.migrations.frozen_views_0016 import CHANGED_0016
 
 Views = dict[str, dict[str, str]]  # name -> dialect -> SELECT, in creation order
 
@@ -1115,3 +1116,4 @@ VIEWS_0014: Views = {**VIEWS_0013, **CHANGED_0014}
 # audited XBRL figures (compared in audited_vs_reported, as the alerts do). SQL in
 # frozen_views_0015.
 VIEWS_0015: Views = {**VIEWS_0014, **CHANGED_0015}
+VIEWS_0016: Views = {**VIEWS_0015, **CHANGED_0016}

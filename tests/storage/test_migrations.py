@@ -222,8 +222,14 @@ def test_every_revision_upgrades_to_head_keeping_the_rows(db_url: str) -> None:
         for revision in revisions[:-1]:
             _alembic(db_url, "downgrade", "base")
             migrate(engine, revision)
+            # from 0015 on the table is dividend_declarations (dividends is its view)
+            renamed = inspect(engine).has_table("dividend_declarations")
             with engine.begin() as conn:
                 for statement in _SEED:
+                    if renamed:
+                        statement = statement.replace(
+                            "INTO dividends ", "INTO dividend_declarations "
+                        )
                     conn.execute(text(statement))
             migrate(engine)
             assert _head(engine) == HEAD
