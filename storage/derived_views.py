@@ -48,17 +48,21 @@ def _text(micro: str) -> str:
     return f"{sign} || rtrim(rtrim({digits}, '0'), '.')"
 
 
+def _amount(dialect: str, column: str) -> str:
+    """An amount column as a number that subtracts exactly (NUMERIC, or SQLite millionths)."""
+    return column if dialect == "postgresql" else _micro(column)
+
+
 def _dialect_parts(dialect: str) -> dict[str, str]:
-    """The SQL that differs: amounts as exact numbers, the day before/after, a period's days."""
+    """The SQL that differs: the amounts' scale and text, the day before/after, a period's days."""
     if dialect == "postgresql":
         return {
-            "amount": "f.value", "scale": "1", "out": "d.amount", "reported": "r.value",
+            "scale": "1", "out": "d.amount",
             "before": "p.period_start - 1", "after": "p.period_end + 1",
             "days": "(d.period_end - d.period_start)",
         }  # fmt: skip
     return {
-        "amount": _micro("f.value"), "scale": str(_MICRO), "out": _text("d.amount"),
-        "reported": "r.value",
+        "scale": str(_MICRO), "out": _text("d.amount"),
         "before": "date(p.period_start, '-1 day')", "after": "date(p.period_end, '+1 day')",
         "days": "CAST(julianday(d.period_end) - julianday(d.period_start) AS INTEGER)",
     }  # fmt: skip
@@ -85,14 +89,14 @@ def _facts_derived(dialect: str) -> str:
         start=q["after"], end="w.period_end",
         join="p.period_start = w.period_start AND p.period_end < w.period_end",
     )  # fmt: skip
-    gap = f"ABS(d.amount - {q['amount'].replace('f.value', 'r.value')})"
+    gap = f"ABS(d.amount - {_amount(dialect, 'r.value')})"
     halves = " + ".join(f"COALESCE(s{x}.half_unit, 0)" for x in "wpr")
     tolerance = f"({halves}) * {q['scale']}"
     return f"""
 WITH steps(decimals, half_unit) AS ({precision_steps()}),
 flows AS (
     SELECT f.issuer, f.metric, f.unit, f.period_start, f.period_end, f.decimals,
-           f.source_document_id, {q["amount"]} AS amount
+           f.source_document_id, {_amount(dialect, "f.value")} AS amount
     FROM facts_latest f
     WHERE f.period_start IS NOT NULL AND f.metric IN ({wanted})
 ),
@@ -105,7 +109,7 @@ SELECT d.issuer, d.metric, d.period_start, d.period_end, d.unit, {q["out"]} AS v
        d.decimals, {_DERIVED} AS origin,
        d.whole_period_start, d.whole_period_end, d.whole_document_id,
        d.part_period_start, d.part_period_end, d.part_document_id,
-       {q["reported"]} AS reported_value, r.source_document_id AS reported_document_id,
+       r.value AS reported_value, r.source_document_id AS reported_document_id,
        CASE WHEN r.value IS NULL THEN 'missing'
             WHEN {gap} <= {tolerance} THEN 'agrees' ELSE 'differs' END AS status
 FROM derived d
