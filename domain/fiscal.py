@@ -41,3 +41,14 @@ def fiscal_period(end: date, mmdd: str) -> tuple[int, int]:
     month_of_year = (index % 12 - year_end + 12) % 12 + 1  # 1 .. 12 within the fiscal year
     ends_in = index // 12 + (1 if index % 12 + 1 > year_end else 0)
     return ends_in - (1 if year_end < 6 else 0), (month_of_year + 2) // 3
+
+
+# A longer period less a reported part of it gives the rest only when the rest is a quarter
+# or a half: their lengths in days (end minus start), wide enough for 13- and 26-week periods.
+DERIVED_DAYS = ((80, 100), (170, 190))
+
+
+def derivable(start: date, end: date) -> bool:
+    """True when ``start``..``end`` is a quarter or a half (the ``facts_derived`` view's rule)."""
+    days = (end - start).days
+    return any(low <= days <= high for low, high in DERIVED_DAYS)

@@ -246,6 +246,25 @@ def critical_failures(results: Iterable[ValidationResult]) -> list[str]:
     )
 
 
+def flagged(result: ValidationResult) -> bool:
+    """A failed info check: shown with the results and in Data Docs, never alerted on and not
+    counted as a failure (a quarter only the arithmetic gives, say)."""
+    return not result.success and result.severity == Severity.INFO
+
+
+def tally(results: Iterable[ValidationResult]) -> tuple[int, int, int]:
+    """How many checks passed, failed and were flagged (failed info checks)."""
+    passed = failed = noted = 0
+    for r in results:
+        if r.success:
+            passed += 1
+        elif flagged(r):
+            noted += 1
+        else:
+            failed += 1
+    return passed, failed, noted
+
+
 def quarantine_required(results: Iterable[ValidationResult]) -> bool:
     """True when any critical expectation failed: the document must not be published."""
     return bool(critical_failures(results))

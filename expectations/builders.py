@@ -90,6 +90,7 @@ RULES: dict[str, rules.Rule] = {
     "statements_add_up": gate.statements_add_up_rule,
     "statements_proved": gate.statements_proved_rule,
     "quarters_sum": cross.quarters_rule,
+    "implied_periods": cross.implied_rule,
     "cross_source_facts": cross.cross_source_facts_rule,
     "cross_source_dividend": cross.cross_source_dividend_rule,
     "audited": cross.audited_rule,

@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from domain.fiscal import derivable
 from domain.metrics import additive_metrics
 from domain.precision import half_unit, select_stored_facts
 from domain.records import Dividend, Fact
@@ -105,6 +106,77 @@ def _quarters_row(name: str, metric: str, total: _Pick, parts: list[_Pick]) -> C
     return CheckRow(
         name, f"{metric} {tag(total)}", " + ".join(tag(p) for p in parts), lhs,
         "total", total.fact.value, tol, figures,
+    )  # fmt: skip
+
+
+def implied_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context) -> RuleOutput:
+    """A quarter or half that a longer period less a reported part gives (H1 - Q2 = Q1) is
+    itself stored (or its two pieces are); one row per such period, "stored 0 vs implied 1"
+    when only the arithmetic has it (the ``facts_derived`` view holds the figure)."""
+    pool = _pool(facts, ctx)
+    out = RuleOutput([], [])
+    seen: set[tuple[str, PeriodKey]] = set()
+    for (metric, rest), whole, part in _implied(pool):
+        if (metric, rest) in seen:
+            continue  # the same period is given by another pair too
+        if whole.document_id and part.document_id:
+            continue  # nothing from this document: checked when those were loaded
+        if not completes(ctx, [(p.published_at, p.document_id) for p in (whole, part)]):
+            continue  # stored with the last published of its documents
+        seen.add((metric, rest))
+        out.rows.append(_implied_row(name, metric, rest, whole, part, _covered(pool, metric, rest)))
+    return out
+
+
+def _covered(pool: dict[tuple[str, PeriodKey], _Pick], metric: str, rest: PeriodKey) -> bool:
+    """The period is stored, or as two stored pieces (a half as its quarters): a quarterly
+    reporter's second half is no gap."""
+    if (metric, rest) in pool:
+        return True
+    start, end = rest
+    return any(
+        other == metric and p_start == start and p_end < end
+        and (metric, (p_end + timedelta(days=1), end)) in pool
+        for other, (p_start, p_end) in pool
+    )  # fmt: skip
+
+
+def _implied(
+    pool: dict[tuple[str, PeriodKey], _Pick],
+) -> list[tuple[tuple[str, PeriodKey], _Pick, _Pick]]:
+    """Each (metric, rest period) a longer figure less a part sharing its start or end gives."""
+    found = []
+    for (metric, (w_start, w_end)), whole in sorted(pool.items(), key=lambda kv: kv[0]):
+        for (other, (p_start, p_end)), part in pool.items():
+            if other != metric or part.fact.unit != whole.fact.unit or p_start is None:
+                continue
+            if p_start == w_start and p_end < w_end:
+                rest: PeriodKey = (p_end + timedelta(days=1), w_end)
+            elif p_end == w_end and w_start is not None and p_start > w_start:
+                rest = (w_start, p_start - timedelta(days=1))
+            else:
+                continue
+            if rest[0] is not None and derivable(rest[0], rest[1]):
+                found.append(((metric, rest), whole, part))
+    return found
+
+
+def _implied_row(
+    name: str, metric: str, rest: PeriodKey, whole: _Pick, part: _Pick, stored: bool
+) -> CheckRow:
+    def tag(p: _Pick) -> str:
+        where = f" [{p.document_id}]" if p.document_id else ""
+        return f"{period_label((p.fact.period_start, p.fact.period_end))}{where}"
+
+    value = whole.fact.value - part.fact.value
+    figures = (
+        Figure(f"{metric} {tag(whole)}", whole.fact.value, whole.fact.decimals),
+        Figure(f"{metric} {tag(part)}", part.fact.value, part.fact.decimals),
+        Figure(f"{metric} {period_label(rest)} implied", value),
+    )
+    return CheckRow(
+        name, f"{metric} {period_label(rest)}", "stored", Decimal(int(stored)),
+        f"implied by {tag(whole)} less {tag(part)}", Decimal(1), Decimal(0), figures,
     )  # fmt: skip
 
 

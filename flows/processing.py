@@ -28,6 +28,7 @@ from domain.records import (
     StoredFile,
     ValidationResult,
     document_source,
+    tally,
 )
 from tasks import extract, fetch, load, settle, validate
 from tasks.runs.summary import RunSummary
@@ -148,8 +149,8 @@ def _load(
     checks: list[ValidationResult],
 ) -> bool:
     log = get_run_logger()
-    failed = sum(1 for c in checks if not c.success)
-    log.info("%s: validated, %d passed, %d failed", document_id, len(checks) - failed, failed)
+    passed, failed, noted = tally(checks)
+    log.info("%s: validated, %d passed, %d failed, %d flagged", document_id, passed, failed, noted)
     try:
         counts = load.load_task(job.engine, document_id, extraction, checks, issuer.ticker)
     except Exception as exc:  # noqa: BLE001 - one bad document must not stop the others

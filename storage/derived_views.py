@@ -5,8 +5,8 @@ half less the second quarter is the first quarter (H1 - Q2 = Q1), the year less 
 nine months the fourth quarter (FY - 9M = Q4), the year less the first half the second half.
 Each row names the two published figures it comes from, and whether ``facts_latest`` holds
 that period itself: ``missing`` (only the arithmetic gives it), ``agrees`` (within the
-rounding of the three figures) or ``differs``. Only quarters (80-100 days) and halves
-(170-190 days) are derived; per-share amounts, shares, ratios and KPIs never are (they do not
+rounding of the three figures) or ``differs``. Only quarters and halves are derived
+(``domain.fiscal.DERIVED_DAYS``); per-share amounts, shares, ratios and KPIs never are (they do not
 subtract: ``domain.metrics.additive_metrics``).
 
 Amounts stay exact on both dialects: PostgreSQL subtracts NUMERIC; on SQLite, whose
@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Date, Integer, Text
 
 from domain.enums import Origin
+from domain.fiscal import DERIVED_DAYS
 from domain.metrics import additive_metrics
 from storage.types import SCALE, ExactDecimal
 from storage.view_parts import precision_steps, sql_literal
@@ -92,6 +93,7 @@ def _facts_derived(dialect: str) -> str:
     gap = f"ABS(d.amount - {_amount(dialect, 'r.value')})"
     halves = " + ".join(f"COALESCE(s{x}.half_unit, 0)" for x in "wpr")
     tolerance = f"({halves}) * {q['scale']}"
+    spans = " OR ".join(f"{q['days']} BETWEEN {lo} AND {hi}" for lo, hi in DERIVED_DAYS)
     return f"""
 WITH steps(decimals, half_unit) AS ({precision_steps()}),
 flows AS (
@@ -119,7 +121,7 @@ LEFT JOIN facts_latest r
 LEFT JOIN steps sw ON sw.decimals = d.whole_decimals
 LEFT JOIN steps sp ON sp.decimals = d.part_decimals
 LEFT JOIN steps sr ON sr.decimals = r.decimals
-WHERE {q["days"]} BETWEEN 80 AND 100 OR {q["days"]} BETWEEN 170 AND 190"""
+WHERE {spans}"""
 
 
 DEFINITIONS = {"facts_derived": _facts_derived}

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from domain.enums import AlertKind, Severity, VersusGuidance
 from domain.readouts import FailedRun, GuidanceOutcome, Report, Restatement
-from domain.records import ALL_ISSUERS, NewAlert, ValidationResult
+from domain.records import ALL_ISSUERS, NewAlert, ValidationResult, flagged
 from tasks.delivery.wording import (
     amount,
     evidence,
@@ -38,8 +38,8 @@ def data_quality_alerts(
     state = "document quarantined" if quarantined else "document published, please review"
     alerts = []
     for result in results:
-        if result.success:
-            continue
+        if result.success or flagged(result):
+            continue  # a flagged (info) finding is shown in Data Docs, never alerted
         check = result.expectation.replace("_", " ")
         findings = plain_findings(result.observed) or [result.details or "no detail recorded"]
         count = f"{len(findings)} finding{'' if len(findings) == 1 else 's'}"

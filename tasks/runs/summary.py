@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.enums import Severity, Status
 from domain.readouts import DeliveryReport
-from domain.records import Revalidation, ValidationResult
+from domain.records import Revalidation, ValidationResult, tally
 
 STATEMENTS_READ = "statements_read"  # the statement gate's expectation (expectations/gate.py)
 _GATE_JARGON = re.compile(r": statement problems [^;]*")
@@ -39,6 +39,7 @@ class RunSummary:
     facts_loaded: int = 0
     validations_passed: int = 0
     validations_failed: int = 0
+    validations_flagged: int = 0  # failed info checks: shown, never alerted
     alerts_raised: int = 0
     alerts_delivered: int = 0
     delivered_for_others: int = 0
@@ -95,8 +96,7 @@ class RunSummary:
         self.ingested += 1
         self.ingested_ids.append(document_id)
         self.facts_loaded += facts
-        self.validations_passed += sum(1 for c in checks if c.success)
-        self.validations_failed += sum(1 for c in checks if not c.success)
+        self._count(checks)
         self.raised_ids += alerts
         self.alerts_raised = len(self.raised_ids)
         if quarantined:
@@ -113,11 +113,16 @@ class RunSummary:
     ) -> None:
         """Count one issuer's audited figures (SEC XBRL company facts) and their checks."""
         self.facts_loaded += facts
-        self.validations_passed += sum(1 for c in checks if c.success)
-        self.validations_failed += sum(1 for c in checks if not c.success)
+        self._count(checks)
         self.raised_ids += alerts
         self.alerts_raised = len(self.raised_ids)
         (self.source_failures if failed else self.audited).append(line)
+
+    def _count(self, checks: Sequence[ValidationResult]) -> None:
+        passed, failed, noted = tally(checks)
+        self.validations_passed += passed
+        self.validations_failed += failed
+        self.validations_flagged += noted
 
     def absorb(self, part: RunSummary) -> None:
         """Add what another process did with some of this run's documents (a task worker)."""
@@ -127,6 +132,7 @@ class RunSummary:
         self.facts_loaded += part.facts_loaded
         self.validations_passed += part.validations_passed
         self.validations_failed += part.validations_failed
+        self.validations_flagged += part.validations_flagged
         self.raised_ids += part.raised_ids
         self.alerts_raised = len(self.raised_ids)
         self.quarantined += part.quarantined
@@ -228,7 +234,8 @@ def count_lines(c: Mapping[str, Any]) -> list[str]:
         f"{c.get('ingested', 0)} ingested" + (f" ({apart})" if apart else ""),
         f"facts loaded: {c.get('facts_loaded', 0)}",
         f"validations: {c.get('validations_passed', 0)} passed, "
-        f"{c.get('validations_failed', 0)} failed",
+        f"{c.get('validations_failed', 0)} failed"
+        + (f", {c['validations_flagged']} flagged (info)" if c.get("validations_flagged") else ""),
         f"alerts: {c.get('alerts_raised', 0)} raised, {c.get('alerts_delivered', 0)} delivered"
         + (f" (sent: {by_channel})" if c.get("not_delivered") and by_channel else ""),
     ]
@@ -262,7 +269,7 @@ class QualitySummary:
 
     def render(self) -> str:
         """A short plain-text summary."""
-        failed = sum(1 for d in self.documents for r in d.results if not r.success)
+        failed = sum(tally(d.results)[1] for d in self.documents)
         lines = [
             f"revalidated: {len(self.documents)} document(s), {failed} failed expectation(s)",
             f"alerts: {self.alerts_raised} raised",

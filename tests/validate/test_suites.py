@@ -15,7 +15,7 @@ from .fixture_io import FIXTURES, load, numbers
 EXPECTED_COUNTS = {
     "balance_sheet": 5,
     "consistency": 2,
-    "cross_period": 2,
+    "cross_period": 3,
     "cross_source": 2,
     "document": 6,
     "income_statement": 12,
@@ -45,7 +45,7 @@ def test_each_suite_loads_the_expected_number_of_expectations() -> None:
 
 def test_every_expectation_has_a_severity() -> None:
     severities = {e["severity"] for spec in builders.load_suite_specs() for e in spec.expectations}
-    assert severities == {"critical", "warning"}
+    assert severities == {"critical", "warning", "info"}
 
 
 @pytest.mark.parametrize("suite", SUITES)
