@@ -110,6 +110,8 @@ class Report:
     origin: str = ""  # where it was read: "table" (a statement) or "narrative" (running text)
     raw_text: str = ""  # the figure as printed ("RMB38,798 million")
     words: str = ""  # running text: the words after the figure ("in the same period of 2023")
+    locator: str = ""  # where in the document ("page 2, narrative: ...", "page 12, table 2")
+    note: str = ""  # the document's restating footnote on the figure, if it has one
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,6 +102,9 @@ class Fact:
     # how the document proves it (domain/proofs): "identity: <name>", "arithmetic: ...",
     # "witness: ..."; "" for a figure no statement holds (a KPI, a narrative figure)
     proved_by: str = ""
+    # what the document's own footnote on the figure says when it restates ("Retrospectively
+    # excluding the impact of discontinued service, ..."); "" when it says nothing of the kind
+    note: str = ""
 
     @property
     def key(self) -> tuple[str, date | None, date, str]:

@@ -73,6 +73,8 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
             f.c.origin,
             f.c.raw_text,
             f.c.column_label,
+            f.c.locator,
+            f.c.note,
         )  # fmt: skip
         .join(d, d.c.document_id == f.c.document_id)
         .where(
@@ -86,7 +88,7 @@ def _histories(conn: Connection, document_id: str) -> dict[_Key, list[Report]]:
     for r in conn.execute(stmt):
         key = (r.issuer, r.metric, r.period_start, r.period_end, Basis(r.basis))
         report = Report(r.value, r.decimals, r.unit, r.document_id, r.reported_on, r.row_label,
-                        r.origin, r.raw_text, r.column_label)  # fmt: skip
+                        r.origin, r.raw_text, r.column_label, r.locator, r.note)  # fmt: skip
         histories.setdefault(key, []).append(report)
     return histories
 

@@ -44,6 +44,7 @@ FACT_DETAIL = (
     "raw_text",
     "flags",
     "proved_by",
+    "note",
 )
 # A stored facts row, in this order.
 FACT_COLUMNS = ("document_id", *FACT_KEY, *FACT_DETAIL, "reported_on", "loaded_at")
@@ -77,7 +78,7 @@ def fact_row(fact: Fact, document_id: str, reported_on: date, now: datetime) -> 
         document_id, fact.metric, fact.period_start, fact.period_end, str(fact.basis),
         to_exact(fact.value), fact.unit, fact.scale, fact.decimals, str(fact.origin),
         p.document, p.locator, p.row_label, p.column, p.raw_text, flags,
-        fact.proved_by or None, reported_on, now,
+        fact.proved_by or None, fact.note, reported_on, now,
     )  # fmt: skip
 
 
@@ -96,6 +97,7 @@ def fact_from_row(r: Any) -> Fact:
         origin=Origin(r.origin),
         flags=tuple(json.loads(r.flags)),
         proved_by=getattr(r, "proved_by", None) or "",
+        note=getattr(r, "note", None) or "",
     )
 
 

@@ -146,6 +146,8 @@ facts = Table(
     Column("reported_on", Date, nullable=False),
     Column("loaded_at", UtcDateTime, nullable=False),
     Column("proved_by", Text),  # 0014: how the document proves it (domain/proofs)
+    # 0017: the document's footnote on the figure when it restates it ("Retrospectively ...")
+    Column("note", Text, nullable=False, server_default=""),
     Index(
         "uq_facts_identity",
         "document_id",

@@ -23,6 +23,7 @@ from domain.rowrecords import StatementKind
 from tasks.parsers.documents import running_text
 from tasks.parsers.documents.plain_text import parse_text
 from tasks.parsers.documents.raw_tables import ParsedDocument
+from tasks.parsers.prose import footnotes
 from tasks.parsers.prose.classify import classify, usd_rate
 from tasks.parsers.prose.dividends import extract_dividends
 from tasks.parsers.prose.identity import foreign_file, identify, publication_date
@@ -104,7 +105,9 @@ def _read_file(name: str, doc: ParsedDocument, catalog: LabelCatalog) -> Extract
     kind = classify(doc.text, bool(result.facts) or bool(primary))
     running = doc.prose or doc.text
     narrative = extract_narrative(running, catalog, name)
-    facts, disagreements = reconcile(list(result.facts), list(narrative.facts), name)
+    pages = doc.pages if running is doc.prose else ()
+    placed = footnotes.annotate(narrative.facts, running, pages)  # page and restating note
+    facts, disagreements = reconcile(list(result.facts), placed, name)
     stated = {f.key for f in result.facts}
     outlook = extract_guidance(running, catalog, name)
     periods = {(r.period_start, r.period_end) for r in as_printed.rows if r.period_start}

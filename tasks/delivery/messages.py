@@ -77,11 +77,9 @@ def restatement_alerts(items: Sequence[Restatement]) -> list[NewAlert]:
         if r.before.value and r.before.unit == r.after.unit:
             change = f" ({percent((r.after.value - r.before.value) * 100 / r.before.value)})"
         message = (
-            f"{what} was restated from {old} ({r.before.document_id}, reported "
-            f"{r.before.reported_on}) to {new}{change} ({r.after.document_id}, reported "
-            f"{r.after.reported_on}).{_wording(r.before, r.after)} facts_latest shows {new}; "
-            "facts_history keeps both. "
-            "Check the later document's notes for the reason before using the old figure."
+            f"{what} was restated from {old} ({_where(r.before)}) to {new}{change} "
+            f"({_where(r.after)}).{_wording(r.before, r.after)} facts_latest shows {new}; "
+            f"facts_history keeps both. {_reason(r.after)}"
         )
         period = f"{r.period_start or ''}:{r.period_end}"
         alerts.append(
@@ -103,6 +101,8 @@ def restatement_alerts(items: Sequence[Restatement]) -> list[NewAlert]:
                     "old_value": exact(r.before.value),
                     "new_value": exact(r.after.value),
                     "unit": r.after.unit,
+                    "reason": r.after.note,
+                    "where": r.after.locator,
                 },
             )
         )
@@ -117,6 +117,19 @@ def _wording(before: Report, after: Report) -> str:
         return ""
     was = f' (the earlier one: "{earlier}")' if earlier and earlier != later else ""
     return f' The later document reads "{later}"{was}.'
+
+
+def _where(r: Report) -> str:
+    """``hkex:11480512, page 2, reported 2025-03-17``: the page when the locator names one."""
+    page = r.locator.partition(",")[0] if r.locator.startswith("page ") else ""
+    return ", ".join(x for x in (r.document_id, page, f"reported {r.reported_on}") if x)
+
+
+def _reason(r: Report) -> str:
+    """The later document's own reason when its note on the figure gives one."""
+    if r.note:
+        return f'The later document\'s note on the figure says: "{r.note}"'
+    return "Check the later document's notes for the reason before using the old figure."
 
 
 def _report(r: Report) -> dict[str, object]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -84,6 +85,25 @@ class TestRestatement:
             "(sec:q4-2024, reported 2025-03-16)."
         ), message
         assert '"119002000000"' in details.replace(".000000", "") and new in details
+
+    def test_the_alert_quotes_the_later_documents_note_and_page(self, engine: Engine) -> None:
+        # the Q4 2024 results PDF, page 2: "loan volume*4 ... RMB89,561 million in the same
+        # period of 2023", its note 4 "Retrospectively excluding the impact of ..."
+        reason = "Retrospectively excluding the impact of discontinued service, which did not ..."
+        later = replace(
+            _volume("89561000000"),
+            note=reason,
+            provenance=Provenance("2025031700512.pdf", "page 2, narrative: Fourth Quarter 2024 "
+                                  "Business Highlights", "", "", "RMB89,561 million"),
+        )  # fmt: skip
+        _doc(engine, "q4-2023", Q4_2023_6K, _volume("119002000000"), quarantine=False)
+        new = _doc(engine, "q4-2024", Q4_2024_HKEX, later, quarantine=False)
+        findings_alerts(engine, "QFIN", new)
+        [(message, details)] = _alerts(engine, "restatement")
+        assert "(sec:q4-2024, page 2, reported 2025-03-16)" in message, message
+        assert f'The later document\'s note on the figure says: "{reason}"\nDocument:' in message
+        assert "Check the later document's notes" not in message
+        assert reason in details and "page 2, narrative" in details
 
     def test_a_rounded_figure_that_agrees_is_no_restatement(self, engine: Engine) -> None:
         _doc(engine, "a", Q4_2023_6K, fact(value="4482252000", period=Q4_2023), quarantine=False)

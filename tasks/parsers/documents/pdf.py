@@ -65,6 +65,8 @@ def parse_pdf(
     than ``max_pages`` pages, or still being read after ``max_seconds``, is refused."""
     tables: list[RawTable] = []
     running: list[str] = []
+    starts: list[tuple[int, int]] = []  # (page, offset of its text in the joined prose)
+    offset = 0
     deadline = time.monotonic() + max_seconds
     try:
         with pdfplumber.open(io.BytesIO(content)) as pdf, PageTexts(content) as texts:
@@ -79,7 +81,11 @@ def parse_pdf(
                         f"{name}: still reading page {number} of {pages} after "
                         f"{max_seconds:g} s; refused"
                     )
+                held = len(running)
                 found, carried = _read_page(number, page, running, texts, follows, carried)
+                if len(running) > held:  # the page had running text: it starts here
+                    starts.append((number, offset))
+                    offset += len(running[-1]) + 1
                 tables.extend(found)
                 follows = _ends_in_statement(found) or bool(carried)
                 page.close()
@@ -93,7 +99,9 @@ def parse_pdf(
     rows = ["\t".join(r) for t in tables for r in (*((p,) for p in t.preamble), *t.rows)]
     # the document text is the prose and then the table lines, built when asked for: holding
     # it next to the prose would keep a second copy of all the running text
-    return ParsedDocument(tuple(tables), "\n".join(rows), "\n".join(running), prose_first=True)
+    return ParsedDocument(
+        tuple(tables), "\n".join(rows), "\n".join(running), prose_first=True, pages=tuple(starts)
+    )
 
 
 def _cause_name(exc: BaseException) -> str:

@@ -36,6 +36,8 @@ class ParsedDocument:
     # PDF: the text is the prose then the table lines; joined only when asked for, so that a
     # long document's running text is not held twice
     prose_first: bool = False
+    # PDF: (page number, offset in ``prose`` where that page's running text starts)
+    pages: tuple[tuple[int, int], ...] = ()
 
     @property
     def text(self) -> str:
