@@ -30,13 +30,14 @@ from flows.ingest import ingest
 s = ingest()
 print(json.dumps({"ingested": s.ingested, "facts": s.facts_loaded, "failed": s.failed,
                   "passed": s.validations_passed, "not_passed": s.validations_failed,
+                  "flagged": s.validations_flagged,
                   "docs": s.data_docs}))
 """
 # make run's figures on the bundled archive (QFIN 9 documents, BKE 1; QFIN's 2 audited
 # filings, read by the run itself, are documents too)
-DOCUMENTS, FACTS, PASSED, NOT_PASSED = 10, 980, 425, 3
+DOCUMENTS, FACTS, PASSED, NOT_PASSED, FLAGGED = 10, 980, 432, 3, 3
 # loaded documents, facts, validation results (one per expectation run), alerts, claims left
-STORED = (12, FACTS, PASSED + NOT_PASSED, 10, 0)
+STORED = (12, FACTS, PASSED + NOT_PASSED + FLAGGED, 10, 0)
 
 
 @pytest.fixture
@@ -130,7 +131,7 @@ def test_two_warm_workers_process_a_run(pipeline_env, db_url, tmp_path):
         said = _outcome(_start_run(pipeline_env, log), log)
     assert said["failed"] == []
     assert (said["ingested"], said["facts"]) == (DOCUMENTS, FACTS)
-    assert (said["passed"], said["not_passed"]) == (PASSED, NOT_PASSED)
+    assert (said["passed"], said["not_passed"], said["flagged"]) == (PASSED, NOT_PASSED, FLAGGED)
     assert _rows(db_url) == STORED  # no claim left behind
     assert said["docs"].endswith("index.html")
     logs = "".join((tmp_path / f"{n}.log").read_text() for n in ("w1", "w2"))
