@@ -95,16 +95,18 @@ def quarters_rule(name: str, meta: dict[str, Any], facts: list[Fact], ctx: Conte
     return out
 
 
-def _quarters_row(name: str, metric: str, total: _Pick, parts: list[_Pick]) -> CheckRow:
-    def tag(p: _Pick) -> str:
-        where = f" [{p.document_id}]" if p.document_id else ""
-        return f"{period_label((p.fact.period_start, p.fact.period_end))}{where}"
+def _tag(p: _Pick) -> str:
+    """A figure's period, and its document when another one reported it."""
+    where = f" [{p.document_id}]" if p.document_id else ""
+    return f"{period_label((p.fact.period_start, p.fact.period_end))}{where}"
 
+
+def _quarters_row(name: str, metric: str, total: _Pick, parts: list[_Pick]) -> CheckRow:
     lhs = sum((p.fact.value for p in parts), Decimal(0))
     tol = sum((half_unit(p.fact.decimals) for p in [total, *parts]), Decimal(0))
-    figures = tuple(Figure(f"{metric} {tag(p)}", p.fact.value, p.fact.decimals) for p in parts)
+    figures = tuple(Figure(f"{metric} {_tag(p)}", p.fact.value, p.fact.decimals) for p in parts)
     return CheckRow(
-        name, f"{metric} {tag(total)}", " + ".join(tag(p) for p in parts), lhs,
+        name, f"{metric} {_tag(total)}", " + ".join(_tag(p) for p in parts), lhs,
         "total", total.fact.value, tol, figures,
     )  # fmt: skip
 
@@ -164,19 +166,15 @@ def _implied(
 def _implied_row(
     name: str, metric: str, rest: PeriodKey, whole: _Pick, part: _Pick, stored: bool
 ) -> CheckRow:
-    def tag(p: _Pick) -> str:
-        where = f" [{p.document_id}]" if p.document_id else ""
-        return f"{period_label((p.fact.period_start, p.fact.period_end))}{where}"
-
     value = whole.fact.value - part.fact.value
     figures = (
-        Figure(f"{metric} {tag(whole)}", whole.fact.value, whole.fact.decimals),
-        Figure(f"{metric} {tag(part)}", part.fact.value, part.fact.decimals),
+        Figure(f"{metric} {_tag(whole)}", whole.fact.value, whole.fact.decimals),
+        Figure(f"{metric} {_tag(part)}", part.fact.value, part.fact.decimals),
         Figure(f"{metric} {period_label(rest)} implied", value),
     )
     return CheckRow(
         name, f"{metric} {period_label(rest)}", "stored", Decimal(int(stored)),
-        f"implied by {tag(whole)} less {tag(part)}", Decimal(1), Decimal(0), figures,
+        f"implied by {_tag(whole)} less {_tag(part)}", Decimal(1), Decimal(0), figures,
     )  # fmt: skip
 
 

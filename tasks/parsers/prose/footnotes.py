@@ -24,7 +24,6 @@ _NOTE = re.compile(
     r"(?:\n(?![ \t]*\(?\d{1,2}\)?[ \t]+[A-Z“\"])(?![ \t]*\n).+)*)",
     re.M,
 )
-_MARK = r"(?:\^\{\*?{n}\}|\s*\*+{n}\b)"
 _RESTATES = re.compile(
     r"\b(?:retrospectiv\w*|restate\w*|recast|reclassifi\w*|conform to the current)", re.I
 )
@@ -48,7 +47,8 @@ def marked_terms(prose: str, notes: dict[str, str]) -> list[tuple[str, str]]:
     """(the words a marker follows, its note) for each marker of a restating note."""
     terms = []
     for number, note in notes.items():
-        for mark in re.finditer(_MARK.replace("{n}", number), prose):
+        # the marks running_text.clean removes: "volume^{*4}", "volume\n*4\n", "volume*4"
+        for mark in re.finditer(rf"\^\{{\*?{number}\}}|\s*\*+{number}\b", prose):
             before = clean(prose[max(0, mark.start() - 200) : mark.start()]).split()
             while before and _NOT_TERM.fullmatch(before[-1]):
                 before.pop()  # a mark after the figure ("reached RMB95,425 million*4")
@@ -73,8 +73,8 @@ def page_of(texts: Sequence[tuple[int, str]], fact: Fact) -> int | None:
 
 
 def annotate(facts: Sequence[Fact], prose: str, pages: Sequence[tuple[int, int]]) -> list[Fact]:
-    """Narrative facts with their page in the locator ("page 3, narrative: ...") and the
-    restating note of the term they were read under; other facts as they are."""
+    """The narrative facts, each with its page in the locator when one page holds it ("page 3,
+    narrative: ...") and the restating note of the term it was read under ("" for none)."""
     terms = marked_terms(prose, restating_notes(prose))
     texts = page_texts(prose, pages)
     out = []
