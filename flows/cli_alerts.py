@@ -41,19 +41,29 @@ def resend(
     settings = settings_for(replay)
     channels = channels_from_settings(settings)
     if not channels:
-        raise PipelineError("no alert channel is configured (FILINGS_SMTP_URL, _WEBHOOK_URL...)")
-    engine = preflight.existing_warehouse(settings)
-    with engine.begin() as conn:
-        released = alerts.release_for_resend(
-            conn, alert_ids or [], in_doubt, [c.name for c in channels]
+        raise PipelineError(
+            "no alert channel is configured: set FILINGS_SMTP_URL and FILINGS_ALERT_EMAIL_TO,"
+            " FILINGS_WEBHOOK_URL or FILINGS_SLACK_WEBHOOK_URL (docs/operator.md, Alerts)"
         )
-    if not released:
+    engine = preflight.existing_warehouse(settings)
+    names = [c.name for c in channels]
+    with engine.begin() as conn:
+        unknown = alerts.unknown_alerts(conn, alert_ids or [])
+        if unknown:
+            raise PipelineError(
+                f"unknown alert {', '.join(unknown)}: `filings status` lists alert ids"
+            )
+        released = alerts.release_for_resend(conn, alert_ids or [], in_doubt, names)
+        # a named alert no configured channel has tried yet (raised before it was set up) too
+        wanted = {*(alert_ids or []), *(a for a, _ in released)}
+        sends = [p for p in alerts.pending_deliveries(conn, names) if p.alert_id in wanted]
+    if not sends:
         raise PipelineError("nothing to resend: those sends were delivered, or none is in doubt")
-    report = deliver_pending(engine, channels, only={a for a, _ in released})
+    report = deliver_pending(engine, channels, only=wanted)
     engine.dispose()
-    # sends, as released: one alert in doubt on two channels is two sends
+    # sends: one alert in doubt on two channels is two sends
     sent = sum(report.sent.values())
-    console.print(f"resent: {sent} of {len(released)} send(s)", highlight=False)
+    console.print(f"resent: {sent} of {len(sends)} send(s)", highlight=False)
     for channel, (count, error) in sorted({**report.failed, **report.in_doubt}.items()):
         console.print(f"not delivered: {channel}: {count} ({error})", highlight=False)
     if report.failed or report.in_doubt:

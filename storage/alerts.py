@@ -233,3 +233,13 @@ def release_for_resend(
         .returning(d.c.alert_id, d.c.channel)
     ).all()
     return sorted((str(a), str(c)) for a, c in rows)
+
+
+def unknown_alerts(conn: Connection, alert_ids: Sequence[str]) -> list[str]:
+    """The ids of ``alert_ids`` no stored alert has."""
+    known = set(
+        conn.execute(
+            select(alert_events.c.alert_id).where(alert_events.c.alert_id.in_(list(alert_ids)))
+        ).scalars()
+    )
+    return [a for a in alert_ids if a not in known]

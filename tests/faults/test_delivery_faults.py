@@ -230,6 +230,39 @@ def test_resend_counts_sends_not_alerts(
     assert (len(got.mail), len(got.posts)) == (1, 1)
 
 
+def test_resend_by_id_sends_an_alert_no_channel_had_yet(
+    engine: Engine, db_url: str, tmp_path
+) -> None:
+    # The walk of issue 35: after `make run` (no channel configured) an operator who set
+    # FILINGS_WEBHOOK_URL and resent an id `filings status` lists was told "nothing to resend:
+    # those sends were delivered, or none is in doubt", and an unknown id the same.
+    [alert_id] = _alerts(engine, 1)
+    with rc.receivers() as (got, _, hook_url):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FILINGS_")}
+        env.update(FILINGS_DATABASE_URL=db_url, FILINGS_DATA_DIR=str(tmp_path))
+        env.update(FILINGS_WEBHOOK_URL=hook_url)
+        cli = [sys.executable, "-c", "from flows.cli import main; main()", "alerts", "resend"]
+        bare = {k: v for k, v in env.items() if k != "FILINGS_WEBHOOK_URL"}
+        channel_less = subprocess.run([*cli, alert_id], env=bare, capture_output=True, text=True)
+        unknown = subprocess.run(
+            [*cli, "alert-0123456789abcdef0123"], env=env, capture_output=True, text=True
+        )
+        done = subprocess.run([*cli, alert_id], env=env, capture_output=True, text=True)
+        again = subprocess.run([*cli, alert_id], env=env, capture_output=True, text=True)
+    assert channel_less.returncode == 1 and channel_less.stderr == (
+        "error: no alert channel is configured: set FILINGS_SMTP_URL and FILINGS_ALERT_EMAIL_TO,"
+        " FILINGS_WEBHOOK_URL or FILINGS_SLACK_WEBHOOK_URL (docs/operator.md, Alerts)\n"
+    )
+    assert unknown.returncode == 1 and unknown.stderr.startswith(
+        "error: unknown alert alert-0123456789abcdef0123: `filings status` lists alert ids"
+    ), unknown.stderr
+    assert done.returncode == 0 and "resent: 1 of 1 send(s)" in done.stdout, done.stderr
+    assert len(got.posts) == 1
+    assert again.returncode == 1 and "nothing to resend" in again.stderr
+    [row] = _rows(engine)
+    assert (row.alert_id, row.channel, row.status) == (alert_id, "webhook", "delivered")
+
+
 @pytest.fixture
 def silent_endpoint() -> Iterator[str]:
     """An HTTP endpoint that accepts connections and never answers (a hung webhook)."""
