@@ -69,6 +69,15 @@ class RunActivity:
 
 
 @dataclass(frozen=True, slots=True)
+class QuarantinedDocument:
+    """A document waiting for ``filings release``, and why it was held."""
+
+    document_id: str
+    issuer: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class WarehouseStatus:
     """What ``filings status`` shows."""
 
@@ -76,6 +85,7 @@ class WarehouseStatus:
     documents_by_status: dict[str, int]
     undelivered: tuple[AlertLine, ...]
     accuracy: tuple[Accuracy, ...] = ()  # extraction accuracy against audited figures
+    quarantined: tuple[QuarantinedDocument, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

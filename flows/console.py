@@ -93,7 +93,20 @@ def status_tables(state: WarehouseStatus) -> list[Table]:
         head = f"{a.alert_id}  {a.created_at:%Y-%m-%d %H:%M}  {a.kind}  {a.issuer}"
         alerts.add_row(Group(Text(head), Padding(Text(a.subject), (0, 0, 0, 4))))
     waiting = [alerts] if state.undelivered else []  # no header over nothing
-    return [runs, docs, *waiting, *accuracy_table(state.accuracy)]
+    return [runs, docs, *quarantined_table(state), *waiting, *accuracy_table(state.accuracy)]
+
+
+def quarantined_table(state: WarehouseStatus) -> list[Table]:
+    """The documents ``filings release`` takes, by id, and why each is held (none: no table)."""
+    if not state.quarantined:
+        return []
+    table = _table("Quarantined documents (filings release DOC --by NAME)")
+    table.add_column("document, issuer / why it is held", overflow="fold")
+    for q in state.quarantined:
+        table.add_row(
+            Group(Text(f"{q.document_id}  {q.issuer}"), Padding(Text(q.reason), (0, 0, 0, 4)))
+        )
+    return [table]
 
 
 def accuracy_table(measures: Sequence[Accuracy]) -> list[Table]:

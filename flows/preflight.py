@@ -155,7 +155,9 @@ def check_quarantined(settings: Settings, document_id: str) -> None:
         status = document_status(conn, document_id)
     engine.dispose()
     if status is None:
-        raise PipelineError(f"unknown document {document_id}: `filings status` lists documents")
+        raise PipelineError(
+            f"unknown document {document_id}: `filings status` lists the quarantined ones"
+        )
     if status is not Status.QUARANTINED:
         raise PipelineError(f"{document_id} is {status.value}, not quarantined: nothing to release")
 

@@ -16,7 +16,14 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from domain.enums import AlertKind, RunStatus, Severity, Status
-from domain.readouts import AlertLine, FailedCheck, RunActivity, RunRecord, WarehouseStatus
+from domain.readouts import (
+    AlertLine,
+    FailedCheck,
+    QuarantinedDocument,
+    RunActivity,
+    RunRecord,
+    WarehouseStatus,
+)
 from storage.audited import all_accuracy
 from storage.schema import alert_events, documents, runs, validation_results
 from storage.sql import utcnow
@@ -149,7 +156,8 @@ def delivered_among(conn: Connection, alert_ids: Sequence[str]) -> int:
 
 
 def warehouse_status(conn: Connection, last: int = 10) -> WarehouseStatus:
-    """Last runs, documents by status and alerts not yet delivered on every channel."""
+    """Last runs, documents by status (the quarantined by id) and alerts not yet delivered on
+    every channel."""
     recent = conn.execute(
         select(runs).order_by(runs.c.started_at.desc(), runs.c.run_id).limit(last)
     ).all()
@@ -164,11 +172,17 @@ def warehouse_status(conn: Connection, last: int = 10) -> WarehouseStatus:
         .where(ALERTS.c.delivered_at.is_(None))
         .order_by(ALERTS.c.created_at, ALERTS.c.alert_id)
     ).all()
+    held = conn.execute(
+        select(documents.c.document_id, documents.c.issuer, documents.c.status_reason)
+        .where(documents.c.status == Status.QUARANTINED.value)
+        .order_by(documents.c.document_id)
+    ).all()
     return WarehouseStatus(
         runs=tuple(_run_record(r) for r in recent),
         documents_by_status={str(s): int(n) for s, n in by_status},
         undelivered=tuple(_alert_line(r) for r in undelivered),
         accuracy=tuple(all_accuracy(conn)),
+        quarantined=tuple(QuarantinedDocument(d, i or "", r or "") for d, i, r in held),
     )
 
 

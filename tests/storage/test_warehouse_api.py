@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
 import pytest
+from rich.console import Console
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 from storage_factories import HKT, QFIN, add_document, at, fact, load, ref
 
 from domain.enums import DocKind, Status
-from domain.errors import UnknownDocumentError
+from domain.errors import PipelineError, UnknownDocumentError
 from domain.records import Issuer, StoredFile
+from flows import preflight
 from flows.console import status_tables
 from storage.db import table_counts
 from storage.documents import (
@@ -32,6 +35,7 @@ from storage.facts import document_facts
 from storage.loading import load_document
 from storage.runs import finish_run, mark_crashed, start_run
 from storage.schema import documents, facts, issuers, runs
+from tasks.config.settings import load_settings
 from tasks.runs.bookkeeping import warehouse_status
 
 
@@ -152,6 +156,32 @@ def test_a_run_whose_process_is_gone_is_marked_crashed_and_status_shows_it(
     assert str(documents_table.title).strip() == "Documents"
     rendered = " ".join(str(cell) for column in table.columns for cell in column._cells)
     assert rendered.count("crashed") == 2
+
+
+def test_status_lists_the_quarantined_documents_release_takes(engine: Engine, db_url: str) -> None:
+    # The walk of issue 35: `filings release` of an unknown id said "`filings status` lists
+    # documents", but status printed only counts by status: no id to release.
+    held = add_document(engine, "held", at(1))
+    loaded = add_document(engine, "fine", at(2))
+    with engine.begin() as conn:
+        set_status(conn, held, Status.QUARANTINED, "balance_sheet: assets = liabilities + equity")
+        set_status(conn, loaded, Status.LOADED)
+    state = warehouse_status(engine)
+    assert [(q.document_id, q.issuer, q.reason) for q in state.quarantined] == [
+        (held, "QFIN", "balance_sheet: assets = liabilities + equity")
+    ]
+    titles = [str(t.title).strip() for t in status_tables(state)]
+    assert titles == ["Runs", "Documents", "Quarantined documents (filings release DOC --by NAME)"]
+    screen = Console(width=80, record=True, file=io.StringIO())
+    screen.print(status_tables(state)[2])
+    shown = screen.export_text()
+    assert held in shown and loaded not in shown
+    settings = load_settings(database_url=db_url)
+    with pytest.raises(PipelineError) as unknown:
+        preflight.check_quarantined(settings, "sec:nope")
+    assert str(unknown.value) == (
+        "unknown document sec:nope: `filings status` lists the quarantined ones"
+    )
 
 
 @pytest.mark.parametrize(
