@@ -64,9 +64,11 @@ def write_issuers(path: Path, issuers: Sequence[Issuer]) -> None:
     any character (a newline, a quote). What was written is read back before it replaces the
     file: an issuers file every later command fails on is never left behind."""
     rows = [_row(i) for i in issuers]
-    body = "# Issuers this pipeline covers (filings issuers add TICKER).\n\n"
-    body += tomli_w.dumps({"issuer": rows})
-    if [_issuer(r) for r in tomllib.loads(body)["issuer"]] != [_issuer(r) for r in rows]:
+    # one [[issuer]] table each, as the docs show: an entry appended by hand then reads (the
+    # writer's own `issuer = [{...}]` for short rows would refuse it)
+    tables = [f"[[issuer]]\n{tomli_w.dumps(r)}" for r in rows]
+    body = "# Issuers this pipeline covers (filings issuers add TICKER).\n\n" + "\n".join(tables)
+    if [_issuer(r) for r in tomllib.loads(body).get("issuer", [])] != [_issuer(r) for r in rows]:
         raise ConfigError(f"FILINGS_ISSUERS_FILE {path}: the issuers would not read back as given")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")

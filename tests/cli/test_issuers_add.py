@@ -35,6 +35,16 @@ def test_an_hkex_only_issuer_is_added_without_asking_sec(user, httpserver: HTTPS
     ]
     issuers = read_issuers(work / "data" / "issuers.toml")
     assert Issuer("EBH", "ERNEST BOREL", "", "01856") in issuers
+    # The walk of issue 35: `add` wrote `issuer = [{...}, {...}]`, so an [[issuer]] entry
+    # appended by hand, as docs/operator.md shows, broke the file ("Cannot mutate immutable
+    # namespace ('issuer',)"). One [[issuer]] table per issuer, and a hand-added one reads.
+    path = work / "data" / "issuers.toml"
+    written = path.read_text(encoding="utf-8")
+    assert written.count("[[issuer]]\n") == len(issuers) and "issuer = [" not in written
+    guide = (ROOT / "docs" / "operator.md").read_text(encoding="utf-8")
+    bke = re.findall(r"^```toml\n(\[\[issuer\]\]\n.*?)\n\n", guide, re.M | re.S)[0]
+    path.write_text(f"{written}\n{bke}\n", encoding="utf-8")
+    assert [i.ticker for i in read_issuers(path)][-1] == "BKE"
 
 
 def test_the_replay_archive_knows_the_real_documents_issuer(user):
