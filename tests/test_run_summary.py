@@ -35,4 +35,6 @@ def test_a_rerun_says_why_it_found_documents_it_does_not_ingest():
     first = again.render().splitlines()[0]
     assert first.startswith("nothing new to ingest: the 5 found are in the warehouse already")
     assert "lists the sources' last days again" in first
+    # the walk of issue 35: a backfill's rerun said only the incremental reason
+    assert "a backfill everything since its date" in first
     assert RunSummary().render().splitlines()[0] == "nothing new to ingest"  # nothing found

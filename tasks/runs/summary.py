@@ -208,7 +208,8 @@ def _found_again(found: int, unchanged: int) -> str:
         return ""
     return (
         f": the {found} found are in the warehouse already (a run lists the sources' last days"
-        " again, so a rerun finds some of what it stored)"
+        " again and a backfill everything since its date, so a rerun finds some of what it"
+        " stored)"
     )
 
 
