@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -16,7 +17,13 @@ from rich.console import Console
 from domain.errors import PipelineError, TransportError
 from flows import preflight, startup
 from flows.interrupts import Interrupted
-from tasks.config.settings import Settings, load_settings, require_live_ready, settings_scope
+from tasks.config.settings import (
+    Settings,
+    load_settings,
+    require_live_ready,
+    settings_scope,
+    unknown_variables,
+)
 from tasks.sources.replay import ReplayServer, default_archive_root
 
 HELP = """filings: ingest SEC 6-K and HKEXnews disclosures into a SQL warehouse, validate, alert.
@@ -84,6 +91,8 @@ def settings_for(replay: bool = False, verbose: bool = False) -> Settings:
     """The settings of a command (the replay warehouse's with ``replay``), and Prefect's
     environment set before anything imports Prefect (which reads it once, at import)."""
     settings = load_settings()
+    for problem in unknown_variables(os.environ):  # a misspelt setting is said, not ignored
+        err.print(f"warning: {problem}", markup=False, highlight=False, soft_wrap=True)
     startup.prefect_env(settings.data_dir / "prefect", verbose)
     if not replay:
         return settings

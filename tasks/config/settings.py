@@ -7,8 +7,9 @@ a bad value is refused naming the setting and what is wrong, never quoting the v
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date
@@ -222,3 +223,32 @@ def sqlite_file(url: str) -> Path | None:
     if name.startswith("file:"):
         name = name.removeprefix("file:").partition("?")[0]
     return None if not name or name.startswith(":memory:") else Path(name)
+
+
+# FILINGS_* variables read elsewhere than the settings: the test suite's, the fault and fuzz
+# scripts', the demo stack's for its worker, and the pacer's folder of old
+_NOT_SETTINGS = frozenset(
+    {
+        "FILINGS_TEST_POSTGRES_URL",
+        "FILINGS_REQUIRE_SERVICES",
+        "FILINGS_FAULT_SEEDS",
+        "FILINGS_FAULT_CONCURRENCY",
+        "FILINGS_FUZZ_CASES",
+        "FILINGS_PROJECT_DIR",
+        "FILINGS_RUNTIME_DIR",
+    }
+)
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """One line per ``FILINGS_*`` variable no setting reads (a misspelt one would otherwise be
+    ignored without a word), naming the setting it is closest to."""
+    known = sorted(f"FILINGS_{name.upper()}" for name in Settings.model_fields)
+    lines = []
+    for name in sorted(environ):
+        if not name.startswith("FILINGS_") or name in known or name in _NOT_SETTINGS:
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+        meant = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"{name} is not a setting{meant}; ignored (docs/operator.md, Configuration)")
+    return lines

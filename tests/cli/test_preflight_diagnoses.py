@@ -66,3 +66,21 @@ def test_pdf_damage_of_complete_and_cut_files(tmp_path):
     assert "without the end-of-file marker %%EOF" in str(pdf_damage(cut))
     cut.write_bytes(b"<html>not a pdf</html>")
     assert "not a PDF file" in str(pdf_damage(cut))
+
+
+def test_a_misspelt_setting_is_named_not_silently_ignored(user):
+    # The walk of issue 35: FILINGS_DATABSE_URL (sic) was ignored without a word, so a run
+    # wrote to the default warehouse while its operator believed it wrote to theirs.
+    work, env = user
+    env = {
+        **env,
+        "FILINGS_DATABSE_URL": "sqlite:///elsewhere.sqlite",
+        "FILINGS_REQUIRE_SERVICES": "1",
+    }
+    result = filings(["issuers", "list"], work, env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "warning: FILINGS_DATABSE_URL is not a setting (did you mean FILINGS_DATABASE_URL?);"
+        " ignored (docs/operator.md, Configuration)"
+    ]
+    assert result.stdout.startswith("QFIN  Qifu Technology, Inc.")
