@@ -58,6 +58,8 @@ def describe(engine: Any, document_id: str) -> str:
     except LookupError:
         return document_id
     title = ref.title if ref.title.strip() and ref.title != ref.form else ""
+    # an HKEx form's title opens with the form's name: said once
+    title = title.removeprefix(f"{ref.form.removeprefix('HKEx ')} - ")
     title = title if len(title) <= 60 else title[:59].rstrip() + "…"
     return f"{ref.issuer} {ref.form} {document_id}" + (f": {title}" if title else "")
 

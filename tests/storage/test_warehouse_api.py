@@ -238,9 +238,15 @@ def test_a_progress_line_names_the_issuer_form_and_title(engine: Engine) -> None
     listed = replace(ref("11480512", at(1), "hkex"), form="HKEx Final Results",
                      title="ANNOUNCEMENT OF THE FOURTH QUARTER AND FULL YEAR 2024 FINANCIAL "
                      "RESULTS AND SEMI-ANNUAL DIVIDEND")  # fmt: skip
+    # The walk of issue 35: an HKEx form's title repeated the form on the line ("... HKEx
+    # Dividend or Distribution (Announcement Form) hkex:11126844: Dividend or Distribution
+    # (Announcement Form) - Cash Dividen…")
+    form = "Dividend or Distribution (Announcement Form)"
+    dividend = replace(ref("11126844", at(2), "hkex"), form=f"HKEx {form}",
+                       title=f"{form} - Cash Dividend Announcement for Equity Issuer")  # fmt: skip
     with engine.begin() as conn:
         upsert_issuers(conn, [QFIN])
-        record_documents(conn, [listed])
+        record_documents(conn, [listed, dividend])
     seen: list[str] = []
 
     class Lines:
@@ -252,8 +258,10 @@ def test_a_progress_line_names_the_issuer_form_and_title(engine: Engine) -> None
     with progress.listening(Lines()):
         progress.advance(progress.describe(engine, "hkex:11480512"))
         progress.advance(progress.describe(engine, "hkex:missing"))
+        progress.advance(progress.describe(engine, "hkex:11126844"))
     assert seen == [
         "QFIN HKEx Final Results hkex:11480512: "
         "ANNOUNCEMENT OF THE FOURTH QUARTER AND FULL YEAR 2024 FINAN…",
         "hkex:missing",
+        f"QFIN HKEx {form} hkex:11126844: Cash Dividend Announcement for Equity Issuer",
     ]
