@@ -43,7 +43,10 @@ def check_settings(settings: Settings, replay: bool = False) -> None:
 
 def check_issuers(settings: Settings, tickers: Sequence[str]) -> list[Issuer]:
     """The configured issuers named (all when none are); unknown tickers are one line."""
-    return _named(settings.issuers(), tickers, "(FILINGS_ISSUERS_FILE adds more)")
+    issuers = settings.issuers()
+    first = sorted({t.upper() for t in tickers} - {i.ticker for i in issuers})[:1]
+    hint = f"(`filings issuers add {first[0]}` adds it to {settings.issuers_path})" if first else ""
+    return _named(issuers, tickers, hint)
 
 
 def check_replay_issuers(settings: Settings, tickers: Sequence[str]) -> list[Issuer]:

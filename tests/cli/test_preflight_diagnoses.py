@@ -84,3 +84,16 @@ def test_a_misspelt_setting_is_named_not_silently_ignored(user):
         " ignored (docs/operator.md, Configuration)"
     ]
     assert result.stdout.startswith("QFIN  Qifu Technology, Inc.")
+
+
+def test_an_unknown_ticker_says_how_to_add_it(user):
+    # The walk of issue 35: with ./data/issuers.toml in use the hint was "(FILINGS_ISSUERS_FILE
+    # adds more)", a variable the user had not set.
+    work, env = user
+    (work / "data").mkdir()
+    (work / "data" / "issuers.toml").write_text(EBH, encoding="utf-8")
+    said = _one_line(filings(["run", "--issuer", "ebx"], work, env))
+    assert said == (
+        "error: unknown issuer EBX: configured are EBH"
+        " (`filings issuers add EBX` adds it to data/issuers.toml)"
+    )
