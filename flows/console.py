@@ -100,8 +100,8 @@ def quarantined_table(state: WarehouseStatus) -> list[Table]:
     """The documents ``filings release`` takes, by id, and why each is held (none: no table)."""
     if not state.quarantined:
         return []
-    table = _table("Quarantined documents (filings release DOC --by NAME)")
-    table.add_column("document, issuer / why it is held", overflow="fold")
+    table = _table("Quarantined documents")
+    table.add_column("document, issuer / why it is held (filings release DOC --by NAME)")
     for q in state.quarantined:
         table.add_row(
             Group(Text(f"{q.document_id}  {q.issuer}"), Padding(Text(q.reason), (0, 0, 0, 4)))
