@@ -196,19 +196,9 @@ def cross_source_facts_rule(
         for f, t in releases.printed_by_both(facts, theirs):
             subject = f"{f.metric} {period_label((f.period_start, f.period_end))}"
             figures = (Figure(label, f.value, f.decimals), Figure(other, t.value, t.decimals))
-            out.rows.append(
-                CheckRow(
-                    name,
-                    subject,
-                    label,
-                    f.value,
-                    other,
-                    t.value,
-                    releases.tolerance(f, t),
-                    figures,
-                    unit=_currency(f),
-                )  # fmt: skip
-            )
+            tol, unit = releases.tolerance(f, t), _currency(f)
+            row = CheckRow(name, subject, label, f.value, other, t.value, tol, figures, unit=unit)
+            out.rows.append(row)
     return out
 
 

@@ -132,8 +132,9 @@ _DOCUMENT_ID = re.compile(rf"\b(?:{'|'.join(s.value for s in SourceName)}):[^\s,
 
 
 def _reason(document_id: str, failed: list[str], results: Sequence[ValidationResult]) -> str:
-    """ "failed: a, b"; the comparison with another document names the documents it disagrees
-    with ("failed: facts_agree_across_sources (disagrees with hkex:11480512)")."""
+    """The reason of a held document: the critical checks it failed; the comparison with
+    another document names the documents it disagrees with ("failed:
+    facts_agree_across_sources (disagrees with hkex:11480512)")."""
     names = []
     for name in failed:
         others = [
