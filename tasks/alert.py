@@ -111,7 +111,7 @@ def linked_alerts(conn: Connection, found: Sequence[NewAlert]) -> list[NewAlert]
     """:func:`with_links` on an open connection (a load's transaction)."""
     linked = []
     for item in found:
-        ids = [d for d in (_before_document(item), item.document_id) if d]
+        ids = [d for d in (*_other_documents(item), item.document_id) if d]
         urls = {d: _public_url(conn, d) for d in dict.fromkeys(ids)}
         lines = [f"Document: {url} ({d})" if url else f"Document: {d}" for d, url in urls.items()]
         run = _run_link(item)
@@ -124,9 +124,14 @@ def linked_alerts(conn: Connection, found: Sequence[NewAlert]) -> list[NewAlert]
     return linked
 
 
-def _before_document(item: NewAlert) -> str:
+def _other_documents(item: NewAlert) -> list[str]:
+    """The documents an alert names besides its own: a restatement's earlier one, both of a
+    disagreeing pair."""
     before = item.details.get("before")
-    return str(before.get("document_id", "")) if isinstance(before, dict) else ""
+    if isinstance(before, dict):
+        return [str(before.get("document_id", ""))]
+    named = item.details.get("documents")
+    return [str(d) for d in named] if isinstance(named, list) else []
 
 
 def _public_url(conn: Connection, document_id: str) -> str | None:

@@ -144,6 +144,7 @@ class TestErnestBorelFY2014ResultsInEnglishAndChinese:
         line = f"net assets as of {YEAR_END}: HK$682.495m in {EN}, HK$682.595m in {ZH}"
         assert subject == f"EBORL {EN} and {ZH} disagree: {line}"
         assert f"- {line}\n" in message and "Both documents are quarantined" in message
+        assert f"Document: {EN}\nDocument: {ZH}" in message  # both, where a person opens them
 
         # rerun: validating either or both again, and settling again, raises nothing new and
         # un-holds neither
