@@ -61,6 +61,7 @@ MAX_SECONDS = 300.0
 # a glyph the PDF maps to no character comes out as U+FFFD (or pdfminer's "(cid:N)")
 _UNMAPPED = "\ufffd"
 _UNMAPPED_SHARE = 0.25
+_CID = re.compile(r"\(cid:\d+\)")
 
 
 def parse_pdf(
@@ -126,6 +127,13 @@ def _require_unicode(name: str, running: list[str]) -> None:
         )
 
 
+def _unmapped(text: str) -> bool:
+    """A word of glyphs mapped to no character: it says nothing, and kept it would make a line
+    of its own (a logo drawn in such a font below the page number, which then no longer ends
+    the page and becomes a column of the table above)."""
+    return not _CID.sub("", text).replace(_UNMAPPED, "").strip()
+
+
 def _cause_name(exc: BaseException) -> str:
     cause = exc.__cause__ or exc.__context__ or exc
     name = type(cause).__name__
@@ -157,7 +165,7 @@ def _read_page(
     # a Chinese edition's label and figures are drawn in two fonts whose boxes stand apart:
     # its lines are read by baseline (an English page's by box, as pdfplumber groups them)
     read = baseline_words if has_han(text) else page_words
-    words = read(page, contents) or page.extract_words()
+    words = [w for w in read(page, contents) or page.extract_words() if not _unmapped(w["text"])]
     found, carried = page_tables(f"page {number}", _lines(words), POINTS, carried)
     # under no title, a figure or none is no statement's part ("(Expressed in Renminbi)" over
     # a note's number on the page after a statement): it would continue the statement above
