@@ -13,6 +13,11 @@ by an identity that names them: a row's arithmetic shows that it is a total, not
 Where the label's metric ties nothing and another such metric of its statement would make an
 identity hold (and none fail), the row is read as that one (总資產 printed for net assets).
 
+A flow period's identities may name balances: its closing cash is a balance of its last day,
+its opening cash one of the day before it starts (printed in the period's column); they are
+taken from those days' figures, so opening + change (+ exchange effect) = closing is judged
+with the period's flows.
+
 Each statement read must close: a balance sheet balances (in one of its printed forms), an
 income statement's profit is its profit before tax less tax. A closing identity whose terms
 are not all printed is *unproven*, never a pass (:func:`closings`).
