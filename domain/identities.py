@@ -2,7 +2,9 @@
 equal to another, per statement and period (domain/proofs evaluates them).
 
 Forms: a statement may print one identity another way (the change in cash before or after the
-exchange effect; profit with a discontinued operation); one form holding is enough. Pure and
+exchange effect; profit with a discontinued operation; the closing cash with or without the
+restricted cash); one form holding is enough. A cash flow identity may name balances (the
+opening and closing cash): domain/proofs takes them from the period's days. Pure and
 standard library only.
 """
 
