@@ -211,6 +211,20 @@ class TestErnestBorelAnnualResults2014English:
         assert not published(wrong, "total_comprehensive_income", "2014-12-31")
 
 
+class TestErnestBorelAnnualResults2014Chinese:
+    """年內其他全面（開支）收益 and 年內總全面收益, under 本公司擁有人應佔年度溢利."""
+
+    @pytest.fixture(scope="class")
+    def extraction(self) -> Extraction:
+        return read(FIXTURES / "real" / "HK01856_2014FY_annual-results_zh.pdf", "EBH")
+
+    def test_published_proved(self, extraction: Extraction) -> None:
+        assert failing(extraction) == []
+        how = "identity: owners_profit_plus_other_comprehensive_income"
+        assert proved(extraction, "other_comprehensive_income", "2014-12-31") == (-20_217, how)
+        assert proved(extraction, "total_comprehensive_income", "2013-12-31") == (101_026, how)
+
+
 class TestErnestBorelInterimResults2014English:
     """Profit for the period + other comprehensive expense = total comprehensive income."""
 
