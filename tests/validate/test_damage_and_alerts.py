@@ -106,8 +106,8 @@ class TestQ2_2024ReleaseImpliedQuarters:
     def test_q1_2023_revenue_is_flagged_as_implied_only(self) -> None:
         found = failed(_seed(self.NAME))["implied_period_is_stored"]
         assert found.severity == "info"
-        # (52: Q1 of both years of 22 flows; other comprehensive income, total comprehensive
-        # income and its two shares among them)
+        # (other comprehensive income, total comprehensive income and its two shares: Q1 of
+        # both years, 8 of the 52)
         assert "52 outside tolerance" in found.details
         assert (
             "total_net_revenue 2023-01-01..2023-03-31: total_net_revenue 2023-01-01..2023-06-30"
