@@ -246,7 +246,8 @@ def _each_document(folder: Path, url: str, name: str) -> None:
         line = Outcome(
             path.name, len(wanted) - len(missing), len(wanted), status, cpu, wall,
             tuple(f"{k[0]} | {k[1]} | {k[2]}..{k[3]} {k[4]} {k[5]}" for k in missing),
-            scored[0], scored[1], plain_text_seconds(path), extraction_seconds(path),
+            scored[0], scored[1], plain_text_seconds(path),
+            0.0 if summary.failed else extraction_seconds(path),  # refused: never extracted
         )  # fmt: skip
         print(json.dumps(line.__dict__), flush=True)
 

@@ -22,7 +22,7 @@ from domain.enums import (
     Status,
     VersusGuidance,
 )
-from domain.records import Issuer
+from domain.records import Fact, Issuer
 from domain.xbrlrecords import Accuracy
 
 
@@ -125,6 +125,16 @@ class Restatement:
     basis: Basis
     before: Report
     after: Report
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """Two documents of one disclosure (the language editions of an announcement, its SEC and
+    HKEx copies) printing figures otherwise, beyond the rounding of both."""
+
+    issuer: str
+    documents: tuple[str, str]  # in id order
+    figures: tuple[tuple[Fact, Fact], ...]  # (as the first prints it, as the second does)
 
 
 @dataclass(frozen=True, slots=True)

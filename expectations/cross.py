@@ -8,8 +8,9 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from domain import releases
 from domain.fiscal import derivable
-from domain.metrics import additive_metrics
+from domain.metrics import additive_metrics, metrics
 from domain.precision import half_unit, select_stored_facts
 from domain.records import Dividend, Fact
 from expectations.rules import (
@@ -181,29 +182,32 @@ def _implied_row(
 def cross_source_facts_rule(
     name: str, meta: dict[str, Any], facts: list[Fact], ctx: Context
 ) -> RuleOutput:
-    """A figure the other source's announcement of the same disclosure also reports agrees."""
-    mine = {f.key: f for f in select_stored_facts(facts)}
+    """A figure another document of the same disclosure also prints (the other source's
+    announcement, the other language edition) agrees with it: a row per figure, stored with
+    each of the two documents (not only the last published), so a disagreement holds both and
+    an agreement is each one's witness (the row names the other document and its value)."""
     out = RuleOutput([], [])
+    by_document: dict[str, list[Fact]] = {}
     for item in ctx.companions:
-        theirs = item.fact
-        if theirs is None or theirs.key not in mine:
-            continue
-        if not completes(ctx, [(item.published_at, item.document_id)]):
-            continue  # stored with the later published of the two
-        f = mine[theirs.key]
-        if f.unit != theirs.unit:
-            continue
-        subject = f"{f.metric} {period_label((f.period_start, f.period_end))}"
-        tol = half_unit(f.decimals) + half_unit(theirs.decimals)
-        label = ctx.document_id or "this document"
-        figures = (
-            Figure(label, f.value, f.decimals),
-            Figure(item.document_id, theirs.value, theirs.decimals),
-        )
-        out.rows.append(
-            CheckRow(name, subject, label, f.value, item.document_id, theirs.value, tol, figures)
-        )
+        if item.fact is not None:
+            by_document.setdefault(item.document_id, []).append(item.fact)
+    label = ctx.document_id or "this document"
+    for other, theirs in by_document.items():
+        for f, t in releases.printed_by_both(facts, theirs):
+            subject = f"{f.metric} {period_label((f.period_start, f.period_end))}"
+            figures = (Figure(label, f.value, f.decimals), Figure(other, t.value, t.decimals))
+            tol, unit = releases.tolerance(f, t), _currency(f)
+            row = CheckRow(name, subject, label, f.value, other, t.value, tol, figures, unit=unit)
+            out.rows.append(row)
     return out
+
+
+def _currency(fact: Fact) -> str:
+    """The figure's currency when its metric's usual one differs (an HKD balance sheet), for
+    the words of the alert; "" otherwise."""
+    usual = metrics().get(fact.metric)
+    currency = fact.unit.partition("/")[0]
+    return currency if usual and usual.unit.partition("/")[0] != currency else ""
 
 
 def cross_source_dividend_rule(

@@ -1,4 +1,5 @@
-"""Findings the warehouse can see once a document is loaded: restatements, guidance outcomes.
+"""Findings the warehouse can see once a document is loaded: restatements, guidance outcomes,
+figures another document of the same disclosure prints otherwise.
 
 Both read what is stored (never the extraction in hand), so they see every earlier report and
 give the same answer on a rerun; the alert stage turns them into alerts with stable dedup keys.
@@ -14,9 +15,14 @@ from typing import Any
 from sqlalchemy import and_, select
 from sqlalchemy.engine import Connection, Row
 
+from domain import releases
 from domain.enums import Basis, Origin, Status, VersusGuidance
 from domain.precision import differs, keeps
-from domain.readouts import GuidanceOutcome, GuidanceRow, Report, Restatement
+from domain.readouts import Disagreement, GuidanceOutcome, GuidanceRow, Report, Restatement
+from domain.records import Fact
+from storage.documents import document_info
+from storage.facts import stored_facts
+from storage.quality import companion_documents
 from storage.schema import documents, facts, guidance
 from storage.views import GUIDANCE_VS_ACTUAL
 
@@ -41,6 +47,29 @@ def restatements(conn: Connection, document_id: str) -> list[Restatement]:
             ):
                 found.append(Restatement(*key, before=current, after=report))
             current = report
+    return found
+
+
+def disagreements(conn: Connection, document_id: str) -> list[Disagreement]:
+    """The documents of the disclosure ``document_id`` is compared with (the same as its
+    ``facts_agree_across_sources`` check: ``quality.companion_documents``) whose figures and
+    its own disagree, with those figures (``releases.disagreements``)."""
+    info = document_info(conn, document_id)
+    ours = [f for _, f in stored_facts(conn, [document_id])]
+    theirs: dict[str, list[Fact]] = {}
+    for other, fact in stored_facts(conn, companion_documents(conn, info)):
+        theirs.setdefault(other, []).append(fact)
+    found = []
+    for other, facts_of_other in theirs.items():
+        pairs = releases.disagreements(ours, facts_of_other)
+        if not pairs:
+            continue
+        # one order for the pair and its figures, whichever of the two is validated
+        if other < document_id:
+            pairs = [(b, a) for a, b in pairs]
+        pairs.sort(key=lambda p: (p[0].metric, str(p[0].period_start), p[0].period_end))
+        first, second = sorted((document_id, other))
+        found.append(Disagreement(info.issuer, (first, second), tuple(pairs)))
     return found
 
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -18,10 +19,11 @@ from typing import Any
 from sqlalchemy import case, delete, exists, select, update
 from sqlalchemy.engine import Connection
 
-from domain.enums import SourceName, Status
+from domain.enums import Severity, SourceName, Status
 from domain.errors import NotQuarantinedError, UnknownDocumentError
 from domain.readouts import DocumentInfo, Release
 from domain.records import Dividend, Guidance, ValidationResult, critical_failures
+from domain.releases import AGREEMENT_CHECK
 from storage.documents import document_info
 from storage.mapping import (
     dividend_from_row,
@@ -40,6 +42,9 @@ _USABLE = (Status.LOADED.value, Status.VALIDATED.value)  # never quarantined or 
 def companion_documents(conn: Connection, info: DocumentInfo) -> list[str]:
     """The usable documents of the same disclosure: the other source's, and the same source's
     other editions (an HKEx announcement's English and Chinese, published the same day).
+    Usable: loaded, or held only because its figures and another document's disagree
+    (:func:`held_for_disagreement`): the pair stays compared, so revalidating either keeps both
+    held until the figures agree or a person releases one.
 
     The other source's: same ``disclosure_id`` when both have one; otherwise published within
     COMPANION_DAYS. The same source's: published the same day (a correction published later
@@ -59,7 +64,9 @@ def companion_documents(conn: Connection, info: DocumentInfo) -> list[str]:
         & (d.document_id != info.document_id)
     )
     stmt = select(d.document_id, d.published_on, d.disclosure_id).where(
-        d.issuer == info.issuer, d.status.in_(_USABLE), other_source | edition
+        d.issuer == info.issuer,
+        d.status.in_(_USABLE) | held_for_disagreement(),
+        other_source | edition,
     )
     found = []
     for row in conn.execute(stmt.order_by(d.published_on, d.document_id)):
@@ -67,6 +74,19 @@ def companion_documents(conn: Connection, info: DocumentInfo) -> list[str]:
             continue
         found.append(row.document_id)
     return found
+
+
+def held_for_disagreement() -> Any:
+    """SQL: the document is quarantined, and by no failed critical check but the comparison of
+    its figures with another document's (``releases.AGREEMENT_CHECK``): its own reading stands."""
+    d, v = documents.c, validation_results.c
+    own_failure = exists().where(
+        v.document_id == d.document_id,
+        v.success.is_(False),
+        v.severity == Severity.CRITICAL.value,
+        v.expectation != AGREEMENT_CHECK,
+    )
+    return (d.status == Status.QUARANTINED.value) & ~own_failure
 
 
 def stored_dividends(conn: Connection, document_ids: Sequence[str]) -> list[tuple[str, Dividend]]:
@@ -102,9 +122,32 @@ def status_after_validation(
         "status": case((released, Status.LOADED.value), else_=Status.QUARANTINED.value),
         "status_reason": case(
             (released, ""),
-            else_="failed: " + ", ".join(failed) if failed else Status.QUARANTINED.value,
+            else_=_reason(document_id, failed, results) if failed else Status.QUARANTINED.value,
         ),
     }
+
+
+# A document id as a check's observation names it ("hkex:11480512", "sec:0001104659-24-032436").
+_DOCUMENT_ID = re.compile(rf"\b(?:{'|'.join(s.value for s in SourceName)}):[^\s,;()\[\]]+")
+
+
+def _reason(document_id: str, failed: list[str], results: Sequence[ValidationResult]) -> str:
+    """The reason of a held document: the critical checks it failed; the comparison with
+    another document names the documents it disagrees with ("failed:
+    facts_agree_across_sources (disagrees with hkex:11480512)")."""
+    names = []
+    for name in failed:
+        others = [
+            found
+            for r in results
+            if r.expectation == name == AGREEMENT_CHECK and not r.success
+            for found in _DOCUMENT_ID.findall(r.observed)
+            if found != document_id
+        ]
+        names.append(
+            f"{name} (disagrees with {', '.join(dict.fromkeys(others))})" if others else name
+        )
+    return "failed: " + ", ".join(names)
 
 
 def store_results(

@@ -4,14 +4,16 @@ check for, and a document's stored results (``tasks/settle.py``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from domain.enums import SourceName, Status
 from domain.records import ValidationResult
+from storage.documents import document_info
 from storage.mapping import result_from_row
+from storage.quality import companion_documents
 from storage.schema import documents, validation_results
 
 # A document's cross-period checks read figures of periods ending up to 400 days before its
@@ -21,8 +23,9 @@ _VALIDATED = (Status.LOADED.value, Status.VALIDATED.value, Status.QUARANTINED.va
 
 
 def settle_targets(conn: Connection, document_ids: Sequence[str]) -> list[tuple[str, str]]:
-    """(issuer, document) of each document given and of its issuer's validated releases
-    published after it (within two years), oldest first; audited XBRL filings left out."""
+    """(issuer, document) of each document given, of the documents of its disclosure it is
+    compared with, and of its issuer's validated releases published after it (within two
+    years), oldest first; audited XBRL filings left out."""
     d = documents.c
     loaded = conn.execute(
         select(d.document_id, d.issuer, d.published_at).where(
@@ -31,6 +34,10 @@ def settle_targets(conn: Connection, document_ids: Sequence[str]) -> list[tuple[
     ).all()
     found = {(r.issuer, r.document_id): r.published_at for r in loaded}
     for row in loaded:
+        # the documents it is compared with figure by figure, earlier ones too: each holds
+        # the comparison (storage.quality.companion_documents)
+        companions = companion_documents(conn, document_info(conn, row.document_id))
+        found.update(_published(conn, companions))
         later = select(d.document_id, d.issuer, d.published_at).where(
             d.issuer == row.issuer,
             d.source != SourceName.XBRL.value,
@@ -40,6 +47,14 @@ def settle_targets(conn: Connection, document_ids: Sequence[str]) -> list[tuple[
         )
         found.update({(r.issuer, r.document_id): r.published_at for r in conn.execute(later)})
     return sorted(found, key=lambda key: (found[key], key[1]))
+
+
+def _published(conn: Connection, document_ids: Sequence[str]) -> dict[tuple[str, str], datetime]:
+    d = documents.c
+    stmt = select(d.document_id, d.issuer, d.published_at).where(
+        d.document_id.in_(list(document_ids))
+    )
+    return {(r.issuer, r.document_id): r.published_at for r in conn.execute(stmt)}
 
 
 def document_results(conn: Connection, document_id: str) -> list[ValidationResult]:

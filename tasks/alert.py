@@ -28,9 +28,11 @@ from domain import workers
 from domain.enums import AlertKind
 from domain.errors import NotSentError, SendInDoubtError
 from domain.readouts import DeliveryReport
-from domain.records import NewAlert, PendingDelivery, ValidationResult
+from domain.records import NewAlert, PendingDelivery, ValidationResult, critical_failures
+from domain.releases import AGREEMENT_CHECK
 from storage import alerts, db, documents, findings
 from tasks.delivery.channels import Channel
+from tasks.delivery.disagreements import disagreement_alerts
 from tasks.delivery.messages import (
     data_quality_alerts,
     guidance_variance_alerts,
@@ -49,7 +51,7 @@ def document_alerts(
     """In the load's transaction: alert the document's failed checks, then what the warehouse
     now shows (restatements, guidance outcomes); returns the ids created. A run killed after
     the load cannot leave a loaded document whose alerts were never raised."""
-    found = data_quality_alerts(issuer, document_id, checks)
+    found = quality_alerts(conn, issuer, document_id, checks)
     found += restatement_alerts(findings.restatements(conn, document_id))
     found += guidance_variance_alerts(findings.guidance_outcomes(conn, [issuer]))
     return alerts.add_alerts(conn, linked_alerts(conn, found))
@@ -61,7 +63,7 @@ def settled_alerts(
     """In the settling transaction (tasks/settle.py): alert the failed cross-document checks
     of a document (a finding alerted before is not raised again); returns the ids created."""
     return alerts.add_alerts(
-        conn, linked_alerts(conn, data_quality_alerts(issuer, document_id, checks))
+        conn, linked_alerts(conn, quality_alerts(conn, issuer, document_id, checks))
     )
 
 
@@ -69,7 +71,23 @@ def check_alerts(
     engine: Engine, issuer: str, document_id: str, checks: Sequence[ValidationResult]
 ) -> list[str]:
     """Store one data-quality alert per failed expectation; returns the ids created."""
-    return store_alerts(engine, data_quality_alerts(issuer, document_id, checks))
+    with engine.connect() as conn:
+        found = quality_alerts(conn, issuer, document_id, checks)
+    return store_alerts(engine, found)
+
+
+def quality_alerts(
+    conn: Connection, issuer: str, document_id: str, checks: Sequence[ValidationResult]
+) -> list[NewAlert]:
+    """One alert per failed check, but a disagreement with another document of the same
+    disclosure when it is the only critical failure (the document's own reading stands, and
+    both are held): one alert for the pair, the same whichever of the two is validated."""
+    if critical_failures(checks) != [AGREEMENT_CHECK]:
+        return data_quality_alerts(issuer, document_id, checks)
+    pairs = disagreement_alerts(findings.disagreements(conn, document_id))
+    if not pairs:  # nothing stored to name (figures not stored yet): the check's own alert
+        return data_quality_alerts(issuer, document_id, checks)
+    return data_quality_alerts(issuer, document_id, checks, (AGREEMENT_CHECK,)) + pairs
 
 
 def findings_alerts(engine: Engine, issuer: str, document_id: str) -> list[str]:
@@ -93,7 +111,7 @@ def linked_alerts(conn: Connection, found: Sequence[NewAlert]) -> list[NewAlert]
     """:func:`with_links` on an open connection (a load's transaction)."""
     linked = []
     for item in found:
-        ids = [d for d in (_before_document(item), item.document_id) if d]
+        ids = [d for d in (*_other_documents(item), item.document_id) if d]
         urls = {d: _public_url(conn, d) for d in dict.fromkeys(ids)}
         lines = [f"Document: {url} ({d})" if url else f"Document: {d}" for d, url in urls.items()]
         run = _run_link(item)
@@ -106,9 +124,14 @@ def linked_alerts(conn: Connection, found: Sequence[NewAlert]) -> list[NewAlert]
     return linked
 
 
-def _before_document(item: NewAlert) -> str:
+def _other_documents(item: NewAlert) -> list[str]:
+    """The documents an alert names besides its own: a restatement's earlier one, both of a
+    disagreeing pair."""
     before = item.details.get("before")
-    return str(before.get("document_id", "")) if isinstance(before, dict) else ""
+    if isinstance(before, dict):
+        return [str(before.get("document_id", ""))]
+    named = item.details.get("documents")
+    return [str(d) for d in named] if isinstance(named, list) else []
 
 
 def _public_url(conn: Connection, document_id: str) -> str | None:

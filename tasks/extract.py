@@ -255,7 +255,7 @@ def inspect_local_file(
     try:
         doc = parse_document(path.name, content)
     except ParseError as exc:
-        raise RefusedFileError(f"{path.name}: cannot be read ({exc})") from None
+        raise RefusedFileError(f"{exc}; nothing stored") from None  # (it names the file)
     text = running_text.clean(doc.prose or doc.text)
     check = identify(text, configured, ticker)
     if check.issuer is None:

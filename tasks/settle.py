@@ -1,13 +1,16 @@
 """Cross-document checks settled after a load.
 
-A check that compares documents (a year's figure against its quarters, the 6-K against the
-HKEx announcement) is stored with the last published of them (``expectations.rules.
-completes``). When an earlier document arrives after a later one was validated — runs side by
-side, a backfill out of order, an announcement that came late — the later one's check could
-not be made then: after each load its issuer's later documents, and the loaded document itself
-(an earlier one may have landed while it was being validated), have their cross-document suites
-run again on what the warehouse holds now. Settling is serialised per issuer, so the last one
-sees every load before it: concurrent runs and a sequential run store the same results.
+A check that compares documents (a year's figure against its quarters) is stored with the
+last published of them (``expectations.rules.completes``); the comparison of the documents of
+one disclosure (the 6-K and the HKEx announcement, an announcement's two language editions)
+with each of them, so the earlier one is settled too when the later one lands (a
+disagreement holds both). When an earlier document arrives after a later one was validated
+— runs side by side, a backfill out of order, an announcement that came late — the later
+one's check could not be made then: after each load its issuer's later documents, the
+documents of its disclosure, and the loaded document itself (an earlier one may have landed
+while it was being validated), have their cross-document suites run again on what the
+warehouse holds now. Settling is serialised per issuer, so the last one sees every load
+before it: concurrent runs and a sequential run store the same results.
 """
 
 from __future__ import annotations

@@ -1,10 +1,13 @@
 """When two documents are one release (domain/releases), on real QFIN documents: the same
 release as tab-separated and as laid-out text is one; consecutive releases, which share their
-comparative columns, are not. One class per pair of documents."""
+comparative columns, are not. An HKEx announcement's English and Chinese editions (the real
+ones of tests/fixtures/real) are two documents whose figures agree, each one the other's
+witness. One class per pair of documents."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
 
 from domain import releases
@@ -125,3 +128,42 @@ class TestErnestBorelFY2014ResultsInEnglishAndChinese:
         assert not releases.is_same_release(zh, en)
         assert not releases.is_same_release(en, zh)
         assert releases.is_same_release(zh, zh)
+
+    def test_every_figure_both_editions_print_agrees(self) -> None:
+        en = self._edition("HK01856_2014FY_annual-results_en.pdf")
+        zh = self._edition("HK01856_2014FY_annual-results_zh.pdf")
+        assert len(releases.printed_by_both(zh, en)) == len(zh) == len(en)
+        assert releases.disagreements(zh, en) == releases.disagreements(en, zh) == []
+
+    def test_a_digit_changed_is_one_disagreement_and_rounding_none(self) -> None:
+        en = self._edition("HK01856_2014FY_annual-results_en.pdf")
+        zh = self._edition("HK01856_2014FY_annual-results_zh.pdf")
+        first = zh[0]  # printed in thousands: 500 either way is the rounding of each
+        for change, found in ((Decimal(1000), 0), (Decimal(1001), 1), (Decimal(100_000), 1)):
+            ours = (replace(first, value=first.value + change), *zh[1:])
+            assert len(releases.disagreements(ours, en)) == found
+            assert len(releases.disagreements(en, ours)) == found
+
+
+def _editions(name: str, ticker: str) -> tuple[tuple[Fact, ...], tuple[Fact, ...]]:
+    found = []
+    for language in ("en", "zh"):
+        path = REAL / f"{name}_{language}.pdf"
+        found.append(extract_file(path.name, path.read_bytes(), ticker).facts)
+    return found[0], found[1]
+
+
+class TestAnxinH1_2013InterimResultsInEnglishAndChinese:
+    def test_every_figure_both_editions_print_agrees(self) -> None:
+        en, zh = _editions("HK01149_2013H1_interim-results", "AXC")
+        assert (releases.edition(en), releases.edition(zh)) == ("en", "zh")
+        assert len(releases.printed_by_both(zh, en)) == len(zh) == len(en) > 0
+        assert releases.disagreements(zh, en) == []
+
+
+class TestFullshareH1_2022InterimReportInEnglishAndChinese:
+    def test_every_figure_both_editions_print_agrees(self) -> None:
+        en, zh = _editions("HK00607_2022H1_interim-report", "FSH")
+        assert (releases.edition(en), releases.edition(zh)) == ("en", "zh")
+        assert len(releases.printed_by_both(zh, en)) == len(zh) == len(en) > 0
+        assert releases.disagreements(zh, en) == []

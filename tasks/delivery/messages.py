@@ -3,7 +3,7 @@ alerts an analyst reads, each with the dedup key that makes a rerun raise it onl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from domain.enums import AlertKind, Severity, VersusGuidance
 from domain.readouts import FailedRun, GuidanceOutcome, Report, Restatement
@@ -21,11 +21,15 @@ from tasks.delivery.wording import (
 
 
 def data_quality_alerts(
-    issuer: str, document_id: str, results: Sequence[ValidationResult]
+    issuer: str,
+    document_id: str,
+    results: Sequence[ValidationResult],
+    alerted_apart: Collection[str] = (),
 ) -> list[NewAlert]:
-    """One alert per failed expectation, in plain words: what was expected, how many findings,
-    and whether the document is quarantined or published; the same failure of the same
-    document dedups. A document quarantined by any critical failure is never "published"."""
+    """One alert per failed expectation (but those ``alerted_apart``), in plain words: what was
+    expected, how many findings, and whether the document is quarantined or published; the
+    same failure of the same document dedups. A document quarantined by any critical failure
+    is never "published"."""
     quarantined = any(not r.success and r.severity == Severity.CRITICAL for r in results)
     action = (
         f"The document is quarantined: its figures stay out of facts_latest until a person "
@@ -38,7 +42,7 @@ def data_quality_alerts(
     state = "document quarantined" if quarantined else "document published, please review"
     alerts = []
     for result in results:
-        if result.success or flagged(result):
+        if result.success or flagged(result) or result.expectation in alerted_apart:
             continue  # a flagged (info) finding is shown in Data Docs, never alerted
         check = result.expectation.replace("_", " ")
         findings = plain_findings(result.observed) or [result.details or "no detail recorded"]

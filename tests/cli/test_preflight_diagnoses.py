@@ -17,6 +17,12 @@ from flows.preflight import pdf_damage
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / "tests" / "fixtures" / "real" / "HK01856_2014FY_annual-results_en.pdf"
+UNMAPPED = ROOT / "tests/fixtures/renderings/HK01149_2013H1_interim-results_zh.pdftocairo.pdf"
+AXC = """[[issuer]]
+ticker = "AXC"
+name = "Anxin-China Holdings Limited"
+hkex_code = "01149"
+"""
 EBH = """[[issuer]]
 ticker = "EBH"
 name = "Ernest Borel Holdings Limited"
@@ -66,3 +72,17 @@ def test_pdf_damage_of_complete_and_cut_files(tmp_path):
     assert "without the end-of-file marker %%EOF" in str(pdf_damage(cut))
     cut.write_bytes(b"<html>not a pdf</html>")
     assert "not a PDF file" in str(pdf_damage(cut))
+
+
+def test_a_pdf_whose_text_maps_to_no_character_is_refused_in_one_line(user):
+    # the real Chinese interim results re-rendered by pdftocairo: its glyphs lost their
+    # Unicode map (refused before as "no dateline or 'Date:' line found")
+    work, env = user
+    (work / "data").mkdir()
+    (work / "data" / "issuers.toml").write_text(AXC, encoding="utf-8")
+    copy = work / "axc.pdf"
+    copy.write_bytes(UNMAPPED.read_bytes())
+    said = _one_line(filings(["ingest", "axc.pdf"], work, env))
+    assert said.startswith("error: axc.pdf: its text cannot be read: 16,102 of 20,382 "), said
+    assert said.endswith("get the issuer's original file; nothing stored"), said
+    assert not (work / "data" / "warehouse.sqlite").exists()

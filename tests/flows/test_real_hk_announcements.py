@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from domain.releases import AGREEMENT_CHECK
 from flows.ingest import ingest_local
-from storage.schema import documents
+from storage.schema import documents, validation_results
 from storage.views import LINE_ITEMS
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
@@ -69,3 +70,23 @@ def test_each_is_published_with_every_keyed_fact(warehouse) -> None:
     stored = {(s, lab, ps, pe, unit.split("/")[0], Decimal(v)) for s, lab, ps, pe, unit, v in items}
     assert _keys() - stored == set()
     assert len(items) == 90 + 90 + 86  # every golden cell, nothing else
+
+
+def test_the_two_editions_witness_each_other(warehouse) -> None:
+    # FY2014 in English and Chinese, dropped in together: whichever the run loads first, the
+    # settling stores the comparison with both, each naming the other edition's figures
+    fy2014 = [name for name in PUBLISHED if name.startswith("HK01856_2014FY")]
+    summary = ingest_local(paths=[str(REAL / name) for name in fy2014])
+    assert summary.ok and summary.ingested == 2, summary.render()
+    v = validation_results.c
+    with warehouse.connect() as conn:
+        ids = list(conn.execute(select(documents.c.document_id)).scalars())
+        found = conn.execute(
+            select(v.document_id, v.success, v.details).where(v.expectation == AGREEMENT_CHECK)
+        ).all()
+    assert sorted(d for d, _, _ in found) == sorted(ids) and len(ids) == 2
+    for document_id, success, details in found:
+        other = next(d for d in ids if d != document_id)
+        assert success and details.startswith("34 period(s) evaluated, 0 outside tolerance")
+        assert f"net_assets 2014-12-31: {document_id}=682495000" in details
+        assert f"{other}=682495000" in details

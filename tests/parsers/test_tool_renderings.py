@@ -75,8 +75,7 @@ HELD = {
     ),
 }
 # labels wrapped in a narrow label column both above and below their figures ("Provision
-# for" / "financial [figures]" / "assets" / "receivable"): some line items keep part of
-# their label and are not held
+# for" / "financial [figures]" / "assets" / "receivable"): read whole
 NARROW = (
     "replay_sec_0001741530_tm248123d1_ex99-1.w3m-cols120",
     "replay_sec_0001741530_tm248123d1_ex99-1.html2text-width120",
@@ -149,24 +148,16 @@ def test_held_never_published_in_part(stem: str) -> None:
     assert problems and HELD[stem] in problems[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a label wrapped above and below its figures in a narrow label column is read in "
-    "part (statement facts right where read: 170/204, 0 wrong; 40 line items under cut labels)",
-)
 @pytest.mark.parametrize("stem", NARROW)
-def test_narrow_label_column_read_whole_or_held(stem: str) -> None:
-    read = _read(stem)
-    assert _wrong_and_missing(stem, read) == (0, 0) or _problems(read)
-
-
-@pytest.mark.parametrize("stem", NARROW)
-def test_narrow_label_column_reads_no_statement_fact_wrong(stem: str) -> None:
+def test_narrow_label_column_read_whole(stem: str) -> None:
+    # labels wrapped above and below their figures: "Provision for" / "loans [figures]" /
+    # "receivable", "Foreign" / "exchange [figures]" / "(loss) gain", "... of Qifu" /
+    # "Technology, Inc." (before: 170/204 facts, 40 line items under cut labels)
     read = _read(stem)
     # what is read (published, or held back unproved), then what is published
-    wrong, missing = _wrong_and_missing(stem, replace(read, facts=read.mapped))
-    assert (wrong, missing) == (0, 26)
-    assert _wrong_and_missing(stem, read)[0] == 0
+    assert _wrong_and_missing(stem, replace(read, facts=read.mapped)) == (0, 0)
+    assert _wrong_and_missing(stem, read) == (0, 0)
+    assert not _problems(read)
 
 
 @pytest.mark.parametrize("stem", NARROW)
@@ -180,3 +171,5 @@ def test_narrow_label_column_reads_no_line_item_wrong(stem: str) -> None:
     both = read.keys() & html.keys()
     assert len(both) > 250  # the two readings compared are not empty
     assert {k: (read[k], html[k]) for k in both if read[k] != html[k]} == {}
+    # every line item under its whole label: the same rows as the HTML exhibit's
+    assert sorted(read.keys() ^ html.keys()) == []

@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from tasks.parsers.documents import wrapping
 from tasks.parsers.documents.value_columns import Placed, Span, _overlapping, is_figure
 from tasks.parsers.tables.headers import header_lines
 
-_UNFINISHED = re.compile(r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at))$", re.I)
 _USD = re.compile(r"USD|US\$")
 _CURRENCY = re.compile(r"\bRMB\b|\bUSD\b|US\$|HK\$|\bHKD\b")
 _RATIO = re.compile(r"\(?-?\d[\d,]*(?:\.\d+)?%\)?")
@@ -102,7 +102,7 @@ def tails(rows: list[list[str]]) -> list[list[str]]:
             target = row if row[0] else None
             continue
         label = row[0]
-        if target and label and (label[:1].islower() or _UNFINISHED.search(target[0])):
+        if target and label and wrapping.continues(target[0], label):
             target[0] = f"{target[0]} {label}"
             out[i] = [""] * len(row)
         else:

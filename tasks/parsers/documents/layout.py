@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from domain.rowrecords import StatementKind
+from tasks.parsers.documents import wrapping
 from tasks.parsers.documents.numbers import clean_cell
 from tasks.parsers.documents.raw_tables import RawTable, kept, make_rows
 from tasks.parsers.documents.value_columns import Placed, align, heads, is_figure, symbols
@@ -231,7 +232,8 @@ def _trailing_words(rows: list[list[Placed]], most: int = _NAME_LINES) -> int:
     ("THE BUCKLE, INC."), not a period or an amount."""
     count = 0
     for row in reversed(rows):
-        if any(ch.isdigit() for ch in _text(row)):
+        # (a line in lower case is the rest of the label above it: "restricted cash, end")
+        if any(ch.isdigit() for ch in _text(row)) or wrapping.goes_on(_text(row)):
             break
         count += 1
     return min(count, most)

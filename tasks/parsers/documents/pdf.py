@@ -58,6 +58,11 @@ MAX_PAGES = 2000
 MAX_SECONDS = 300.0
 
 
+# a glyph the PDF maps to no character comes out as U+FFFD (or pdfminer's "(cid:N)")
+_UNMAPPED = "\ufffd"
+_UNMAPPED_SHARE = 0.25
+
+
 def parse_pdf(
     name: str, content: bytes, max_pages: int = MAX_PAGES, max_seconds: float = MAX_SECONDS
 ) -> ParsedDocument:
@@ -96,12 +101,29 @@ def parse_pdf(
         # one line, whatever pdfminer's message holds (an encrypted PDF's is empty)
         detail = " ".join(str(exc).split()) or _cause_name(exc)
         raise ParseError(f"{name}: unreadable PDF ({detail})") from exc
+    _require_unicode(name, running)
     rows = ["\t".join(r) for t in tables for r in (*((p,) for p in t.preamble), *t.rows)]
     # the document text is the prose and then the table lines, built when asked for: holding
     # it next to the prose would keep a second copy of all the running text
     return ParsedDocument(
         tuple(tables), "\n".join(rows), "\n".join(running), prose_first=True, pages=tuple(starts)
     )
+
+
+def _require_unicode(name: str, running: list[str]) -> None:
+    """Refuse a PDF whose text is mostly glyphs mapped to no character (its fonts carry no
+    ToUnicode map: a re-rendered or "printed to PDF" copy): read, it yields nothing true, and
+    without this it would be refused later for a missing dateline or statement."""
+    unmapped = total = 0
+    for text in running:
+        unmapped += text.count(_UNMAPPED) + text.count("(cid:")
+        total += sum(1 for ch in text if not ch.isspace())
+    if total and unmapped > _UNMAPPED_SHARE * total:
+        raise ParseError(
+            f"{name}: its text cannot be read: {unmapped:,} of {total:,} characters map to no "
+            "character (fonts without a Unicode map, as a re-rendered copy has); get the "
+            "issuer's original file"
+        )
 
 
 def _cause_name(exc: BaseException) -> str:

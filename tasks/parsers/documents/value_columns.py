@@ -104,12 +104,11 @@ def align(
         or _place_row(row, columns, headers, tolerance, reach)
         for row in rows
     ]
-    if in_order:
-        out = counted_columns.tails(out)
-    if columns is aligned:
-        return out
-    # the figures share no column edges: the columns are counted, positions tell nothing
-    return counted_columns.without_geometry(printed, out)
+    if columns is not aligned:
+        # the figures share no column edges: the columns are counted, positions tell nothing
+        out = counted_columns.without_geometry(printed, out)
+    # (after the rows are read by count, which reads each printed line anew)
+    return counted_columns.tails(out) if in_order else out
 
 
 def _aligned(figures: list[Span], left: float) -> list[Span]:

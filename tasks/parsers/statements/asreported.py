@@ -16,6 +16,7 @@ from decimal import Decimal
 from domain.enums import Basis
 from domain.provenance import Provenance
 from domain.rowrecords import RefusedRow, StatementKind, StatementRow
+from tasks.parsers.documents import wrapping
 from tasks.parsers.documents.numbers import CellKind, CellValue, cents_of, parse_cell
 from tasks.parsers.documents.raw_tables import ParsedDocument, RawTable, Row
 from tasks.parsers.documents.zh import has_han
@@ -44,11 +45,6 @@ _SHARES = re.compile(
 )
 # a Chinese total closes its section: "流動資產總值", "负债总额", "合計"
 _ZH_TOTAL = re.compile(r"(?:[總总](?:值|額|额|計|计)|合[計计])$")
-# a label line that stops mid-phrase goes on below: "... ordinary shareholders of the" / "Company"
-_UNFINISHED = re.compile(
-    r"(?:[,;]|\b(?:of|the|and|or|for|to|in|from|on|by|with|at|attributable|per|less|net of))\)?$",
-    re.I,
-)
 _DASHED = re.compile(r"[–—－-]\s*\S")
 _FULL_WIDTH = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 _PER_SHARE = re.compile(r"\bper (?:ordinary |common |class \w )?share\b|\bper ADS\b|每股", re.I)
@@ -232,13 +228,14 @@ def _read_body(
 def _goes_on(pending: str, line: str, widest: int) -> bool:
     """``line`` continues the label or heading ``pending`` printed above it: in lower case,
     after a line left unfinished, or where the printer wrapped it."""
-    if line[:1].islower():
+    if wrapping.goes_on(line):
         return True
     if line.lower().startswith("total "):
         return False  # a total opens a row of its own, whatever the line above left unfinished
     # "... equity shareholders of the Company" / "(expressed in RMB)": an aside in lower case
     aside = line.startswith("(") and line.endswith(")") and line[1:2].islower()
-    return bool(_UNFINISHED.search(pending)) or aside or _wrapped(pending, line, widest)
+    named = wrapping.name_goes_on(pending, line)
+    return wrapping.unfinished(pending) or aside or named or _wrapped(pending, line, widest)
 
 
 def _wrapped(pending: str, label: str, widest: int) -> bool:
