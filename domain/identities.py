@@ -2,7 +2,9 @@
 equal to another, per statement and period (domain/proofs evaluates them).
 
 Forms: a statement may print one identity another way (the change in cash before or after the
-exchange effect; profit with a discontinued operation); one form holding is enough. Pure and
+exchange effect; profit with a discontinued operation; the closing cash with or without the
+restricted cash); one form holding is enough. A cash flow identity may name balances (the
+opening and closing cash): domain/proofs takes them from the period's days. Pure and
 standard library only.
 """
 
@@ -123,6 +125,10 @@ IDENTITIES: tuple[Identity, ...] = (
     # the cash flow statement's closing balance is the balance sheet's cash (two statements)
     _identity("closing_cash_is_the_balance_sheets", B,
               "cash_and_cash_equivalents + ?restricted_cash", "cash_and_restricted_cash_end"),
+    # (an IFRS statement's closing balance is the cash and cash equivalents alone, the
+    # restricted cash printed apart)
+    _identity("closing_cash_is_the_balance_sheets_cash", B, "cash_and_cash_equivalents",
+              "cash_and_restricted_cash_end", form_of="closing_cash_is_the_balance_sheets"),
     _identity("activities_add_up_to_the_change_in_cash", C,
               "net_cash_operating + net_cash_investing + net_cash_financing",
               "net_change_in_cash"),
@@ -131,6 +137,27 @@ IDENTITIES: tuple[Identity, ...] = (
               "net_cash_operating + net_cash_investing + net_cash_financing"
               " + effect_of_exchange_rate_changes", "net_change_in_cash",
               form_of="activities_add_up_to_the_change_in_cash"),
+    # the opening balance (of the day before the period starts), the change and the effect of
+    # exchange rates printed after it (as HK issuers print it) are the closing balance
+    _identity("opening_cash_plus_change_and_exchange_is_closing", C,
+              "cash_and_restricted_cash_begin + net_change_in_cash"
+              " + ?effect_of_exchange_rate_changes", "cash_and_restricted_cash_end"),
+    # (the exchange effect already inside the change, as US issuers print it)
+    _identity("opening_cash_plus_change_is_closing", C,
+              "cash_and_restricted_cash_begin + net_change_in_cash",
+              "cash_and_restricted_cash_end",
+              form_of="opening_cash_plus_change_and_exchange_is_closing"),
+    _identity("comprehensive_income_attributable_plus_noncontrolling", INC,
+              "total_comprehensive_income_attributable_to_company"
+              " + total_comprehensive_income_attributable_to_noncontrolling",
+              "total_comprehensive_income"),
+    _identity("profit_plus_other_comprehensive_income", INC,
+              "net_income + other_comprehensive_income", "total_comprehensive_income"),
+    # no profit line of its own: the owners' profit is the profit
+    _identity("owners_profit_plus_other_comprehensive_income", INC,
+              "net_income_attributable_to_company + other_comprehensive_income",
+              "total_comprehensive_income", unless="net_income",
+              form_of="profit_plus_other_comprehensive_income"),
 )  # fmt: skip
 # (the profit proved by its statement's own rows: profit before tax, tax and the lines printed
 # between tax and profit, an equity-method result booked after tax, add up to it)
@@ -149,6 +176,9 @@ NEEDS_IDENTITY = frozenset(
         "eps_diluted_per_ads", "weighted_avg_shares_basic", "weighted_avg_shares_diluted",
         "net_cash_operating", "net_cash_investing", "net_cash_financing", "net_change_in_cash",
         "effect_of_exchange_rate_changes", "cash_and_restricted_cash_end",
+        "cash_and_restricted_cash_begin", "other_comprehensive_income",
+        "total_comprehensive_income", "total_comprehensive_income_attributable_to_company",
+        "total_comprehensive_income_attributable_to_noncontrolling",
     }
 )  # fmt: skip
 # Metrics a row labelled as one may really be (tried only when its own metric ties nothing).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
+from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
 
@@ -28,6 +29,24 @@ class MetricDef:
     def label(self) -> str:
         """The first label it is printed under ("Net income")."""
         return self.meaning.split(" / ")[0].strip()
+
+
+# Balances a statement prints in a period's column that are of the day before the period starts
+# ("Cash and cash equivalents at beginning of the period", "於期初之現金及現金等值物").
+OPENING_BALANCES = frozenset({"cash_and_restricted_cash_begin"})
+
+
+def figure_period(
+    definition: MetricDef, start: date | None, end: date
+) -> tuple[date | None, date] | None:
+    """The period of a figure of ``definition`` printed in a column of ``start``..``end``: a
+    flow's is the column's, a balance's the column's last day, an opening balance's the day
+    before the column starts (None: that column prints no start)."""
+    if definition.kind != "instant":
+        return start, end
+    if definition.metric in OPENING_BALANCES:
+        return None if start is None else (None, start - timedelta(days=1))
+    return None, end
 
 
 def load_metrics(path: Path = METRICS_CSV) -> dict[str, MetricDef]:

@@ -13,6 +13,11 @@ by an identity that names them: a row's arithmetic shows that it is a total, not
 Where the label's metric ties nothing and another such metric of its statement would make an
 identity hold (and none fail), the row is read as that one (总資產 printed for net assets).
 
+A flow period's identities may name balances: its closing cash is a balance of its last day,
+its opening cash one of the day before it starts (printed in the period's column); they are
+taken from those days' figures, so opening + change (+ exchange effect) = closing is judged
+with the period's flows.
+
 Each statement read must close: a balance sheet balances (in one of its printed forms), an
 income statement's profit is its profit before tax less tax. A closing identity whose terms
 are not all printed is *unproven*, never a pass (:func:`closings`).
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from domain.enums import Basis, Origin
@@ -41,6 +46,7 @@ from domain.identities import (
     contradicted,
     printed_metric,
 )
+from domain.metrics import OPENING_BALANCES
 from domain.pershare import PerShareBasis, per_share
 from domain.precision import half_unit
 from domain.records import Fact, Verdict
@@ -87,12 +93,16 @@ def prove_facts(
     renamed: dict[int, Fact] = {}
     verdicts: list[Verdict] = []
     labels: dict[GroupKey, str] = {}
+    lent: dict[int, list[str]] = {}  # id(balance) -> the labels of the flow groups it is a term in
     for key, members in groups.items():
         labels[key] = group_label(key, members)
         members = _reread(key[0], members)
         renamed.update({id(old): new for old, new in zip(groups[key], members, strict=True)})
         own = [b for b in bases if (INC, b.period_start, b.period_end, b.basis) == key]
-        found = evaluate(key, members, labels[key], own)
+        balances = _balances_of(key, groups)
+        for balance in balances:
+            lent.setdefault(id(balance), []).append(labels[key])
+        found = evaluate(key, [*members, *balances], labels[key], own)
         verdicts += found + _closed_by_rows(groups[key], found, row_ties, labels[key])
     proved: list[Fact] = []
     unproven: list[Fact] = []
@@ -101,7 +111,7 @@ def prove_facts(
         if not in_scope(fact, statement_of):
             proved.append(fact)
             continue
-        label = labels[_group_key(fact, statement_of)]
+        label = (labels[_group_key(fact, statement_of)], *lent.get(id(fact), ()))
         how = _how(current, label, verdicts, row_ties.get(id(fact)), seen.get(id(fact), ""))
         (proved if how else unproven).append(replace(current, proved_by=how))
     return Proven(tuple(proved), tuple(unproven), tuple(verdicts))
@@ -114,6 +124,22 @@ def _group_key(fact: Fact, statement_of: dict[str, str]) -> GroupKey:
         statement = B
     start = None if statement == B else fact.period_start
     return (statement, start, fact.period_end, str(fact.basis))
+
+
+def _balances_of(key: GroupKey, groups: dict[GroupKey, list[Fact]]) -> list[Fact]:
+    """The balances a flow period's identities name, from the balances of its days: those at
+    its end (the closing cash) and, for an opening balance, at the day before it starts."""
+    statement, start, end, basis = key
+    if statement == B or start is None:
+        return []
+    named = {m for i in IDENTITIES if i.statement == statement for m in i.metrics}
+    opening = start - timedelta(days=1)
+    return [
+        f
+        for day in (end, opening)
+        for f in groups.get((B, None, day, basis), ())
+        if f.metric in named and (f.metric in OPENING_BALANCES) == (day == opening)
+    ]
 
 
 def group_label(key: GroupKey, members: Sequence[Fact] = ()) -> str:
@@ -206,13 +232,19 @@ def _fails(statement: str, members: Sequence[Fact]) -> bool:
 
 
 def _how(
-    fact: Fact, label: str, verdicts: Sequence[Verdict], row_tie: str | None, witness: str
+    fact: Fact,
+    groups: tuple[str, ...],
+    verdicts: Sequence[Verdict],
+    row_tie: str | None,
+    witness: str,
 ) -> str:
     """How ``fact`` is proved ("" when it is not): an identity that held, else a witness,
-    else its row's tie (not for a total a mislabelled row could pass for)."""
-    mine = [v for v in verdicts if v.group == label and fact.metric in v.terms]
-    if contradicted(mine):
-        return ""  # an identity on it fails: a line item only
+    else its row's tie (not for a total a mislabelled row could pass for). ``groups`` are the
+    labels of the groups it is a term in (its own, and the flow periods a balance closes)."""
+    around = [v for v in verdicts if v.group in groups]
+    if any(fact.metric in v.terms for v in contradicted(around)):
+        return ""  # an identity on it fails (and no other form of it held): a line item only
+    mine = [v for v in around if fact.metric in v.terms]
     held = next((v for v in mine if v.held), None)
     if held is not None:
         return f"identity: {held.identity}"

@@ -35,7 +35,8 @@ HK_FY2024_LAID_OUT = "laid_out/hkex_03660_2025-03-17_q4-2024-results.layout.txt"
 class TestQ4_2023ReleaseAsLaidOutText:
     def test_is_the_same_release_both_ways(self) -> None:
         ours, theirs = _facts(Q4_2023_LAID_OUT), _facts(Q4_2023)
-        assert releases.shared(ours, theirs) == (268, 268)
+        # (with its opening cash balances and comprehensive income statement: 20 figures)
+        assert releases.shared(ours, theirs) == (288, 288)
         assert releases.is_same_release(ours, theirs)
         assert releases.is_same_release(theirs, ours)
 
@@ -58,11 +59,11 @@ class TestQ2_2024ReleaseInThreeFormats:
             for path in sorted(Q2_2024_6K.glob("*_ex99-*.htm"))
             for fact in extract_file(path.name, path.read_bytes(), "QFIN").facts
         ]
-        # the text of both exhibits (269 figures, US GAAP and the IFRS reconciliation, the
-        # cash flow's change in cash and exchange effect among them), the laid-out text of the
-        # first (234)
+        # the text of both exhibits (274 figures, US GAAP and the IFRS reconciliation, the
+        # cash flow's change in cash, exchange effect and opening balances among them), the
+        # laid-out text of the first (239)
         assert {f.basis for f in exhibits} == {"us_gaap", "ifrs"}
-        for copy, printed in ((Q2_2024, 269), (Q2_2024_LAID_OUT, 234)):
+        for copy, printed in ((Q2_2024, 274), (Q2_2024_LAID_OUT, 239)):
             ours = _facts(copy)
             assert releases.shared(ours, exhibits) == (printed, printed)
             assert releases.contradicted(ours, exhibits) == 0
@@ -96,7 +97,7 @@ class TestQ4_2023ReleaseWithOneFigureChanged:
         theirs = _facts(Q4_2023)
         first = theirs[0]
         ours = (replace(first, value=first.value + 1), *theirs[1:])
-        assert releases.shared(ours, theirs) == (267, 268)
+        assert releases.shared(ours, theirs) == (287, 288)
         assert releases.contradicted(ours, theirs) == 1
         assert not releases.is_same_release(ours, theirs)
 

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 from storage.migrations.frozen_views_0014 import CHANGED_0014
 from storage.migrations.frozen_views_0015 import CHANGED_0015
 from storage.migrations.frozen_views_0016 import CHANGED_0016
+from storage.migrations.frozen_views_0018 import CHANGED_0018
 
 Views = dict[str, dict[str, str]]  # name -> dialect -> SELECT, in creation order
 
@@ -1117,3 +1118,10 @@ VIEWS_0014: Views = {**VIEWS_0013, **CHANGED_0014}
 # frozen_views_0015.
 VIEWS_0015: Views = {**VIEWS_0014, **CHANGED_0015}
 VIEWS_0016: Views = {**VIEWS_0015, **CHANGED_0016}
+
+
+# Revision 0018: metric_labels lists the cash flow statement's opening balance and the
+# comprehensive income metrics (their identities: opening + change = closing, owners' +
+# non-controlling interests' share = total); facts_derived counts the comprehensive income
+# flows among the additive ones. SQL in frozen_views_0018.
+VIEWS_0018: Views = {**VIEWS_0016, **CHANGED_0018}

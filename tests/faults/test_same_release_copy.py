@@ -57,7 +57,7 @@ class TestLaidOutTextOfALoadedRelease:
         assert (summary.found, summary.new, summary.ingested, summary.unchanged) == (1, 0, 0, 1)
         assert summary.already_stored == [
             f"{LAID_OUT.name}: already in the warehouse as {SOURCE_COPY} "
-            "(the same release: 268 of its 268 figures printed the same)"
+            "(the same release: 288 of its 288 figures printed the same)"
         ]
         assert after == before  # no document, report or alert added
         assert f"not loaded again: {LAID_OUT.name}" in summary.render()
@@ -93,8 +93,8 @@ class TestTextOfA6KWithAnIfrsReconciliation:
         assert summary.ok and summary.failed == [] and summary.ingested == 0
         assert summary.already_stored == [
             f"{Q2_2024_COPIES[0].name}: already in the warehouse as sec:0001104659-24-088431 "
-            "(the same release: 269 of its 269 figures printed the same)",
+            "(the same release: 274 of its 274 figures printed the same)",
             f"{Q2_2024_COPIES[1].name}: already in the warehouse as sec:0001104659-24-088431 "
-            "(the same release: 234 of its 234 figures printed the same)",
+            "(the same release: 239 of its 239 figures printed the same)",
         ]
         assert after == before  # no document, facts_history row or alert added

@@ -153,7 +153,7 @@ def test_a_release_figure_the_20f_contradicts_is_no_restatement_between_releases
     engine: Engine, db_url: str
 ) -> None:
     # release -> audited 20-F -> release: one figure, compared in audited_vs_reported (and
-    # alerted once); restatements stays between releases (analyst.md's six on the demo)
+    # alerted once); restatements stays between releases (analyst.md's twelve on the demo)
     release = fact("net_income_attributable_to_company", "4285336000", decimals=-5)
     load(engine, "a", at(1), release)
     load(engine, "x", at(2), fact("net_income_attributable_to_company", "4275136000",

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 import pytest
 
+from domain.identities import ROWS_CLOSE_PROFIT
 from domain.precision import select_stored_facts
 from domain.records import Extraction, Fact, StoredFile
 from domain.rowrecords import StatementKind, StatementRow
@@ -259,7 +260,11 @@ class TestErnestBorelInterimResults2014English:
         assert failing(altered) == []
         (profit,) = published(altered, "net_income", "2014-06-30")
         assert profit.value == Decimal("15507000")  # 13,507 + 2,000 thousand
-        assert profit.proved_by == "identity: profit_before_tax_and_the_rows_below_it_are_profit"
+        # the statement closes by its rows; the profit is also tied by profit + other
+        # comprehensive income = total comprehensive income (grown with it)
+        closed = [v for v in altered.verdicts if v.identity == ROWS_CLOSE_PROFIT and v.held]
+        assert [v.group for v in closed] == ["income statement 2014-01-01..2014-06-30 HKD"]
+        assert profit.proved_by == "identity: profit_plus_other_comprehensive_income"
 
     def test_a_profit_its_rows_do_not_make_is_held(self, extraction: Extraction) -> None:
         rows = tuple(
@@ -275,11 +280,16 @@ def _is_profit_2014(row: StatementRow) -> bool:
 
 
 def _after_tax(rows: tuple[StatementRow, ...], amount: Decimal) -> tuple[StatementRow, ...]:
-    """A 'Share of profit of an associate' row after tax, and the profit grown by it."""
+    """A 'Share of profit of an associate' row after tax, and the profit (and so the total
+    comprehensive income) grown by it."""
     out: list[StatementRow] = []
     for row in rows:
         if _is_profit_2014(row):
             out.append(replace(row, row_label="Share of profit of an associate", value=amount))
+            row = replace(row, value=row.value + amount)
+        elif row.row_label == "Total comprehensive income for the period" and (
+            row.period_end.year == 2014
+        ):
             row = replace(row, value=row.value + amount)
         out.append(row)
     return tuple(out)

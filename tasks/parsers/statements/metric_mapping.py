@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from domain.enums import Basis, Origin
-from domain.metrics import MetricDef, metrics
+from domain.metrics import MetricDef, figure_period, metrics
 from domain.records import Fact, UnmappedRow
 from domain.rowrecords import StatementRow
 from tasks.parsers.documents.numbers import CellKind, CellValue, parse_cell
@@ -176,11 +176,13 @@ def _fact(metric: str, row: StatementRow, section: Section, definition: MetricDe
     """The fact of one row's figure, or why it cannot be one."""
     cell = parse_cell(row.provenance.raw_text)
     problem = _check(cell, definition.unit)
-    start = None if definition.kind == "instant" else row.period_start
-    if problem is None and definition.kind != "instant" and start is None:
+    period = figure_period(definition, row.period_start, row.period_end)
+    if problem is None and (period is None or definition.kind != "instant" and not period[0]):
         problem = "period not readable from the header"
     if problem is not None:
         return problem
+    assert period is not None
+    start, end = period
     assert cell.value is not None
     money = definition.unit == "CNY"
     scale = row.scale if money else 0
@@ -188,7 +190,7 @@ def _fact(metric: str, row: StatementRow, section: Section, definition: MetricDe
     return Fact(
         metric=metric,
         period_start=start,
-        period_end=row.period_end,
+        period_end=end,
         value=sign * cell.value * Decimal(10) ** scale,
         unit=fact_unit(definition.unit, row.currency) if money else definition.unit,
         scale=scale,
@@ -230,7 +232,7 @@ def standard_facts(rows: Sequence[StatementRow], facts: Sequence[Fact]) -> tuple
         if metric is None:
             continue
         fact = _shared_fact(metric, row, kind)
-        if fact.key not in held:
+        if fact is not None and fact.key not in held:
             held.add(fact.key)
             out.append(fact)
     return tuple(out)
@@ -252,12 +254,16 @@ def _section_total(rows: Sequence[StatementRow], i: int, kind: StatementRules) -
     return metric if above and sum(above) == row.value else None
 
 
-def _shared_fact(metric: str, row: StatementRow, kind: StatementRules) -> Fact:
+def _shared_fact(metric: str, row: StatementRow, kind: StatementRules) -> Fact | None:
+    """The fact of a row the shared labels map (None: its balance's day is not printed)."""
+    period = figure_period(metrics()[metric], row.period_start, row.period_end)
+    if period is None:
+        return None
     value = abs(row.value) if metric in kind.positive else row.value
     return Fact(
         metric=metric,
-        period_start=row.period_start,
-        period_end=row.period_end,
+        period_start=period[0],
+        period_end=period[1],
         value=value,
         unit=fact_unit(metrics()[metric].unit, row.currency),
         scale=row.scale,

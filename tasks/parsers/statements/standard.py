@@ -15,14 +15,14 @@ import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
 from domain.enums import Basis, Origin
 from domain.errors import ConfigError
-from domain.metrics import metrics
+from domain.metrics import OPENING_BALANCES, metrics
 from domain.records import Fact
 from domain.rowrecords import LineItem, StatementKind, StatementRow
 from tasks.parsers.documents.numbers import cents_of
@@ -110,24 +110,30 @@ def shared_metric(row: StatementRow) -> str | None:
     return metric_for(rules, row.section, row.row_label) if rules else None
 
 
-def _cell(file: str, locator: str, r: StatementRow | Fact) -> CellKey:
+def _cell(file: str, locator: str, r: StatementRow | Fact, day: date | None = None) -> CellKey:
     # The sign may differ (an expense printed in parentheses is stored positive) and a balance
     # read from a flow column (cash at the end of a period) is an instant.
-    return (file, locator, r.period_end, Basis(r.basis), abs(r.value))
+    return (file, locator, day or r.period_end, Basis(r.basis), abs(r.value))
 
 
 def row_facts(rows: Sequence[StatementRow], facts: Iterable[Fact]) -> dict[int, Fact]:
     """Row index -> the table fact read from that row's cell (the same period start, then the
-    same label, break a tie)."""
+    same label, break a tie). An opening balance is of the day before its column starts."""
     by_cell: dict[CellKey, list[int]] = defaultdict(list)
+    by_opening: dict[CellKey, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
-        by_cell[_cell(row.provenance.document, row.provenance.locator, row)].append(i)
+        p = row.provenance
+        by_cell[_cell(p.document, p.locator, row)].append(i)
+        if row.period_start is not None:
+            day = row.period_start - timedelta(days=1)
+            by_opening[_cell(p.document, p.locator, row, day)].append(i)
     chosen: dict[int, Fact] = {}
     for fact in facts:
         if fact.origin != Origin.TABLE:
             continue
         p = fact.provenance
-        cell = by_cell.get(_cell(p.document, p.locator, fact), [])
+        index = by_opening if fact.metric in OPENING_BALANCES else by_cell
+        cell = index.get(_cell(p.document, p.locator, fact), [])
         ranked = sorted(
             (i for i in cell if i not in chosen),
             key=lambda i: (
