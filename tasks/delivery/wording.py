@@ -43,16 +43,18 @@ def metric_label(metric: str) -> str:
 
 
 def amount(value: Decimal, unit: str, decimals: int | None = None) -> str:
-    """RMB1,798.8m (to the precision printed), 3.35%, 241,400,000 count."""
+    """RMB1,798.8m (to the precision printed), -RMB3.606m (the sign before the currency, as
+    an analyst writes a loss), 3.35%, 241,400,000 count."""
     if unit == "percent":
         return f"{value.normalize():f}%"
     prefix = _CURRENCY.get(unit.partition("/")[0])
     if prefix is None:
         return f"{value.normalize():,f} {unit}"
-    if abs(value) < 1_000_000:
-        return f"{prefix}{value.normalize():,f}"
+    sign, value = ("-" if value < 0 else ""), abs(value)
+    if value < 1_000_000:
+        return f"{sign}{prefix}{value.normalize():,f}"
     places = 1 if decimals is None else max(0, min(3, 6 + decimals))
-    return f"{prefix}{value / 1_000_000:,.{places}f}m"
+    return f"{sign}{prefix}{value / 1_000_000:,.{places}f}m"
 
 
 # A figure in a lead-in ("RMB47,796 million of such loan volume", "12.4%"), not a year in it.
