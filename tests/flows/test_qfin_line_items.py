@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from domain.enums import Origin
+from domain.metrics import figure_period, metrics
 from domain.records import StoredFile
 from flows.ingest import ingest
 from storage import db
@@ -64,6 +65,11 @@ def test_line_items_are_every_statement_row_of_every_seed(replayed) -> None:
     assert sum(expected.values()) > 500  # the seeds' statements were read
     assert got == expected
     # Every table fact is a mapped line item (a fact may be stored positive where the row is
-    # printed in parentheses, and as an instant where the row is a period's closing balance).
-    mapped = {(i.metric, i.period_end, abs(i.value)) for i in items if i.metric}
+    # printed in parentheses, as an instant where the row is a period's closing balance, and
+    # as of the day before its column's period where the row is the opening balance).
+    mapped = {
+        (i.metric, at[1], abs(i.value))
+        for i in items
+        if i.metric and (at := figure_period(metrics()[i.metric], i.period_start, i.period_end))
+    }
     assert {(f.metric, f.period_end, abs(f.value)) for f in table_facts} <= mapped
