@@ -42,8 +42,6 @@ def busy_cores(count: int = 2) -> Iterator[None]:
             process.wait()
 
 
-# its load is the two busy loops, not also another test beside it (make test: after the others)
-@pytest.mark.alone
 def _server_answers(home: Path) -> bool:
     """The shared local API server (its keeper's state file names it) answers its health."""
     try:
@@ -54,6 +52,8 @@ def _server_answers(home: Path) -> bool:
         return False
 
 
+# its load is the two busy loops, not also another test beside it (make test: after the others)
+@pytest.mark.alone
 def test_first_replay_run_succeeds_under_cpu_load_and_speaks_before_it_waits(user):
     work, env = user
     home = work / "data" / "prefect"
