@@ -59,9 +59,8 @@ MAX_SECONDS = 300.0
 
 
 # a glyph the PDF maps to no character comes out as U+FFFD (or pdfminer's "(cid:N)")
-_UNMAPPED = "\ufffd"
 _UNMAPPED_SHARE = 0.25
-_CID = re.compile(r"\(cid:\d+\)")
+_UNMAPPED_GLYPH = re.compile(r"\ufffd|\(cid:\d+\)")
 
 
 def parse_pdf(
@@ -117,7 +116,7 @@ def _require_unicode(name: str, running: list[str]) -> None:
     without this it would be refused later for a missing dateline or statement."""
     unmapped = total = 0
     for text in running:
-        unmapped += text.count(_UNMAPPED) + text.count("(cid:")
+        unmapped += len(_UNMAPPED_GLYPH.findall(text))
         total += sum(1 for ch in text if not ch.isspace())
     if total and unmapped > _UNMAPPED_SHARE * total:
         raise ParseError(
@@ -131,7 +130,7 @@ def _unmapped(text: str) -> bool:
     """A word of glyphs mapped to no character: it says nothing, and kept it would make a line
     of its own (a logo drawn in such a font below the page number, which then no longer ends
     the page and becomes a column of the table above)."""
-    return not _CID.sub("", text).replace(_UNMAPPED, "").strip()
+    return not _UNMAPPED_GLYPH.sub("", text).strip()
 
 
 def _cause_name(exc: BaseException) -> str:
